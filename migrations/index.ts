@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121000000Core } from './Migration20261121000000Core';
+
+/** Applied in this order; a new migration is added at the end. */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121000000Core', class: Migration20261121000000Core },
+];

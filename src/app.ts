@@ -1,0 +1,107 @@
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { NextFunction, Request, Response } from 'express';
+import { createServer, Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { pinoHttp } from 'pino-http';
+import type { AppDeps } from './deps';
+import { AppError } from './common/errors';
+import { contextError, createApollo } from './graphql/apollo';
+import { createContext, headerValue } from './graphql/context';
+import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
+import { attachWebsockets } from './graphql/websocket';
+import { healthRouter } from './http/health';
+import { createMetrics } from './http/metrics';
+import { toHttpError } from './http/rest/error-status';
+import { createRestRouter, sendError } from './http/rest/rest.router';
+import { modules } from './modules';
+
+export interface App {
+  express: express.Express;
+  server: Server;
+  /** Stops websockets and Apollo; the HTTP server is drained by Apollo's plugin. */
+  stop(): Promise<void>;
+}
+
+/** Builds the whole service on an unopened HTTP server: main.ts listens, tests use it directly. */
+export async function createApp(deps: AppDeps): Promise<App> {
+  const plain = await buildPlainSchema();
+  const federated = buildFederatedSchema(plain);
+  const app = express();
+  const server = createServer(app);
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+
+  app.use(
+    pinoHttp({
+      // pino-http's generic logger type is narrower than pino's; the instance is the same.
+      logger: deps.logger as never,
+      genReqId: (req, res) => {
+        const given = headerValue(req.headers['x-request-id']);
+        const id = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    }),
+  );
+  const metrics = createMetrics(deps.orm);
+  app.use(metrics.middleware);
+  app.use(healthRouter(deps.orm));
+  app.get('/metrics', async (_req, res) => {
+    res.locals.route = '/metrics';
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const apollo = createApollo(deps, federated, server);
+  await apollo.start();
+  app.use(
+    '/graphql',
+    (_req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = '/graphql';
+      next();
+    },
+    express.json({ limit: deps.config.http.bodyLimit }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          return await createContext(deps, {
+            credentials: { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
+            requestId: String(req.id ?? ''),
+            routerSecret: headerValue(req.headers['x-router-secret']),
+          });
+        } catch (error) {
+          throw contextError(error);
+        }
+      },
+    }),
+  );
+
+  app.use('/api', createRestRouter(deps, plain, modules.flatMap((m) => m.routes)));
+
+  app.use((req: Request, res: Response) => {
+    sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const bodyError = error as { type?: string; status?: number };
+    if (bodyError?.type && bodyError.status && bodyError.status < 500) {
+      sendError(res, toHttpError(new AppError('BAD_USER_INPUT', 'Malformed or oversized request body', { details: [{ field: 'body', message: 'could not be read' }] })));
+      return;
+    }
+    const httpError = toHttpError(error);
+    if (httpError.unexpected) deps.logger.error({ err: error, requestId: req.id }, 'unexpected error');
+    sendError(res, httpError);
+  });
+
+  const websockets = attachWebsockets(deps, federated, server);
+  return {
+    express: app,
+    server,
+    async stop() {
+      deps.logger.debug('closing websockets');
+      await websockets.close();
+      deps.logger.debug('stopping apollo (drains HTTP)');
+      await apollo.stop();
+    },
+  };
+}

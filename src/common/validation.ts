@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { AppError, FieldProblem } from './errors';
+
+/** Formats zod issues as the `details` of a 400: one entry per invalid or missing field. */
+export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const field = [prefix, path].filter(Boolean).join('.') || prefix || 'body';
+    return { field, message: issue.message };
+  });
+}
+
+/** Parses input with a zod schema; a failure is a BAD_USER_INPUT naming every bad field. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = zodProblems(result.error, prefix);
+  const message = details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details });
+}
+
+export const uuid = () => z.string().uuid({ message: 'must be a UUID' });
+export const pageArg = () => z.number().int().min(1, { message: 'must be at least 1' }).default(1);
+export const limitArg = (max = 100, def = 20) =>
+  z.number().int().min(1, { message: 'must be at least 1' }).max(max, { message: `must be at most ${max}` }).default(def);

@@ -1,0 +1,50 @@
+import type { Logger } from '../common/logger';
+import type { Config } from '../config/config';
+import { startEmbeddedPostgres } from './embedded';
+import { initOrm, Orm } from './orm';
+import { seedDemo } from './seeders/demo.seeder';
+
+export interface Database {
+  orm: Orm;
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL under EMBEDDED_PG_DIR. Applies pending
+ * migrations, then loads the demo data set when DEMO_SEED says so (auto: on the embedded default).
+ */
+export async function openDatabase(config: Config, logger: Logger, { migrate = true, seed = true } = {}): Promise<Database> {
+  const embedded = config.database.url
+    ? undefined
+    : await startEmbeddedPostgres(config.database.embeddedDir, config.database.embeddedPort, logger);
+  const url = config.database.url ?? embedded!.url;
+  let orm: Orm | undefined;
+  try {
+    orm = await initOrm({ url, poolMax: config.database.poolMax });
+    if (migrate) {
+      const applied = await orm.getMigrator().up();
+      if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    }
+    const wantSeed = config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded));
+    if (seed && wantSeed) {
+      const created = await seedDemo(orm, config);
+      if (created) logger.info('demo data set loaded');
+    }
+  } catch (error) {
+    await orm?.close();
+    await embedded?.stop();
+    throw error;
+  }
+  const ormRef = orm;
+  return {
+    orm: ormRef,
+    url,
+    embedded: Boolean(embedded),
+    async close() {
+      await ormRef.close(true);
+      await embedded?.stop();
+    },
+  };
+}

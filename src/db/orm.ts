@@ -1,0 +1,41 @@
+import { DataloaderType, MikroORM, Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SeedManager } from '@mikro-orm/seeder';
+import { migrationsList } from '../../migrations';
+import { entities } from './entities';
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+export interface OrmSettings {
+  url: string;
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export function ormOptions({ url, poolMax = 10, debug = false }: OrmSettings): Options<PostgreSqlDriver> {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl: url,
+    entities,
+    extensions: [Migrator, SeedManager],
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true, tableName: 'mikro_orm_migrations' },
+    pool: { min: 0, max: poolMax },
+    forceUtcTimezone: true,
+    // References and collections load through MikroORM's own dataloader: one query per batch.
+    dataloader: DataloaderType.ALL,
+    allowGlobalContext: false,
+    debug,
+    discovery: { warnWhenNoEntities: true },
+  };
+}
+
+export async function initOrm(settings: OrmSettings): Promise<Orm> {
+  return MikroORM.init<PostgreSqlDriver>(ormOptions(settings));
+}
+
+/** Names of migrations not yet applied; empty means the schema is current. */
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  const pending = await orm.getMigrator().getPendingMigrations();
+  return pending.map((m) => m.name);
+}

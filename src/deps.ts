@@ -1,0 +1,17 @@
+import type { Logger } from './common/logger';
+import type { Config } from './config/config';
+import type { Orm } from './db/orm';
+import { Authenticator } from './auth/authenticate';
+import { JwtVerifier } from './auth/jwt';
+
+/** Long-lived collaborators, made once per process and shared by every request. */
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  authenticator: Authenticator;
+}
+
+export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
+  return { config, orm, logger, authenticator: new Authenticator(config, new JwtVerifier(config)) };
+}

@@ -1,0 +1,32 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+/** The `status` member of REST envelopes. */
+export enum SuccessStatus {
+  success = 'success',
+}
+registerEnumType(SuccessStatus, { name: 'SuccessStatus', description: 'Always `success` on a successful answer' });
+
+export enum ResultStatus {
+  success = 'success',
+  error = 'error',
+}
+registerEnumType(ResultStatus, { name: 'ResultStatus', description: '`success`, or `error` with an `error` message' });
+
+@ObjectType({ description: 'Page position of a list' })
+export class Pagination {
+  @Field(() => Int)
+  total_count!: number;
+
+  @Field(() => Int)
+  page!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => Int)
+  total_pages!: number;
+}
+
+export function pagination(totalCount: number, page: number, limit: number): Pagination {
+  return { total_count: totalCount, page, limit, total_pages: Math.ceil(totalCount / limit) };
+}

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../common/logger';
+import type { AppDeps } from '../deps';
+import { AccessPolicy } from '../auth/access';
+import type { Viewer } from '../auth/viewer';
+import { Credentials } from '../auth/authenticate';
+import { createLoaders, Loaders } from './loaders';
+
+/** The one request context, built the same way for Apollo, sofa (REST) and graphql-ws. */
+export interface Context {
+  requestId: string;
+  viewer: Viewer | null;
+  em: EntityManager;
+  loaders: Loaders;
+  access: AccessPolicy;
+  deps: AppDeps;
+  log: Logger;
+  /** Shared secret presented by the federation router, if any. */
+  routerSecret?: string;
+}
+
+export interface ContextInput {
+  credentials: Credentials;
+  requestId?: string;
+  log?: Logger;
+  routerSecret?: string;
+}
+
+export async function createContext(deps: AppDeps, input: ContextInput): Promise<Context> {
+  const em = deps.orm.em.fork() as EntityManager;
+  const requestId = input.requestId ?? randomUUID();
+  const log = input.log ?? deps.logger.child({ requestId });
+  const viewer = await deps.authenticator.authenticate(em, input.credentials);
+  return {
+    requestId,
+    viewer,
+    em,
+    loaders: createLoaders(em),
+    access: new AccessPolicy(em),
+    deps,
+    log,
+    routerSecret: input.routerSecret,
+  };
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

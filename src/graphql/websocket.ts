@@ -1,0 +1,76 @@
+import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, validate, specifiedRules } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Server } from 'node:http';
+import { WebSocketServer } from 'ws';
+import type { AppDeps } from '../deps';
+import { AppError } from '../common/errors';
+import { toHttpError } from '../http/rest/error-status';
+import type { Credentials } from '../auth/authenticate';
+import { createContext } from './context';
+import { depthLimit } from './limits';
+
+const MAX_PAYLOAD_BYTES = 64 * 1024;
+
+type ConnectionExtra = { credentials?: Credentials };
+
+/**
+ * graphql-ws on /graphql. It bypasses Apollo's plugins and validation rules, so it authenticates
+ * in onConnect (credentials in connectionParams) and applies the same limits in onSubscribe.
+ */
+export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server) {
+  const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
+  const rules = [...specifiedRules, depthLimit(deps.config.graphql.maxDepth)];
+  const disposable = useServer<Record<string, unknown>, ConnectionExtra>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const apiKey = stringParam(params['x-api-key'] ?? params.apiKey);
+        const authorization = stringParam(params.authorization ?? params.Authorization);
+        try {
+          const context = await createContext(deps, { credentials: { apiKey, authorization } });
+          if (!context.viewer) return false;
+          (ctx.extra as ConnectionExtra).credentials = { apiKey, authorization };
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onSubscribe: (_ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: deps.config.graphql.maxTokens });
+        } catch (error) {
+          return [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length) return errors;
+        return undefined;
+      },
+      // Credentials are checked again for every subscription: a key revoked mid-connection stops working.
+      context: async (ctx) => {
+        const credentials = (ctx.extra as ConnectionExtra).credentials;
+        const context = credentials ? await createContext(deps, { credentials }) : undefined;
+        if (!context?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+        return context;
+      },
+      onError: (_ctx, _id, _payload, errors) => {
+        for (const error of errors) {
+          if (toHttpError(error.originalError ?? error).unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
+        }
+      },
+    },
+    wss,
+  );
+  return {
+    /** Closes every client (1001) and stops accepting connections. */
+    async close() {
+      await disposable.dispose();
+    },
+  };
+}
+
+function stringParam(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}

@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Orm } from '../db/orm';
+
+export interface Metrics {
+  registry: Registry;
+  middleware: (req: Request, res: Response, next: NextFunction) => void;
+}
+
+/** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
+export function createMetrics(orm: Orm): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const pool = () => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.set({ state: 'used' }, p?.numUsed() ?? 0);
+      this.set({ state: 'free' }, p?.numFree() ?? 0);
+      this.set({ state: 'pending_acquires' }, p?.numPendingAcquires() ?? 0);
+      this.set({ state: 'pending_creates' }, p?.numPendingCreates() ?? 0);
+    },
+  });
+
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
+    const stop = latency.startTimer();
+    res.on('finish', () => {
+      const route = (res.locals.route as string | undefined) ?? (req.path.startsWith('/api') ? 'unmatched' : req.path);
+      requests.inc({ method: req.method, route, status: String(res.statusCode) });
+      stop({ method: req.method, route });
+    });
+    next();
+  };
+  return { registry, middleware };
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}

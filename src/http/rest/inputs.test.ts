@@ -1,0 +1,51 @@
+import { GraphQLBoolean, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, GraphQLArgument, GraphQLInputType } from 'graphql';
+import { AppError } from '../../common/errors';
+import { checkRestInput } from './inputs';
+import type { RestRoute } from './route';
+
+const arg = (name: string, type: GraphQLInputType): GraphQLArgument =>
+  ({ name, type, description: null, defaultValue: undefined, deprecationReason: null, extensions: {}, astNode: undefined }) as GraphQLArgument;
+
+function problems(route: RestRoute, args: GraphQLArgument[], input: { params?: object; query?: object; body?: unknown }) {
+  try {
+    checkRestInput(args, route, { params: {}, query: {}, ...input } as never);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).details;
+  }
+}
+
+const put: RestRoute = { operation: 'Mutation.x', method: 'PUT', path: '/things/:id' };
+const get: RestRoute = { operation: 'Query.x', method: 'GET', path: '/things' };
+
+describe('checkRestInput', () => {
+  it('validates booleans instead of coercing them', () => {
+    const args = [arg('is_favourite', new GraphQLNonNull(GraphQLBoolean))];
+    expect(problems(put, args, { body: { is_favourite: 'maybe' } })).toEqual([{ field: 'is_favourite', message: 'must be true or false' }]);
+    expect(problems(put, args, { body: { is_favourite: true } })).toEqual([]);
+    expect(problems(put, args, { body: {} })).toEqual([{ field: 'is_favourite', message: 'is required' }]);
+    expect(problems(get, args, { query: { is_favourite: 'yes' } })).toEqual([{ field: 'is_favourite', message: 'must be true or false' }]);
+    expect(problems(get, args, { query: { is_favourite: 'false' } })).toEqual([]);
+  });
+
+  it('accepts integers only in integer form', () => {
+    const args = [arg('limit', GraphQLInt)];
+    expect(problems(get, args, { query: { limit: '20' } })).toEqual([]);
+    expect(problems(get, args, { query: { limit: '2.5' } })).toEqual([{ field: 'limit', message: 'must be an integer' }]);
+    expect(problems(get, args, { query: { limit: 'ten' } })).toEqual([{ field: 'limit', message: 'must be an integer' }]);
+    expect(problems(get, args, { query: { limit: '99999999999' } })).toEqual([{ field: 'limit', message: 'must be an integer' }]);
+    expect(problems(put, args, { body: { limit: '20' } })).toEqual([{ field: 'limit', message: 'must be an integer' }]);
+  });
+
+  it('reads path parameters and names nested fields', () => {
+    const args = [arg('id', new GraphQLNonNull(GraphQLString)), arg('tags', new GraphQLList(new GraphQLNonNull(GraphQLString)))];
+    expect(problems(put, args, { params: { id: 'abc' }, body: { tags: ['a', 3] } })).toEqual([{ field: 'tags[1]', message: 'must be a string' }]);
+    expect(problems(put, args, { params: { id: 'abc' }, body: { tags: 'a' } })).toEqual([{ field: 'tags', message: 'must be an array' }]);
+  });
+
+  it('rejects repeated query parameters for single values', () => {
+    const args = [arg('q', GraphQLString)];
+    expect(problems(get, args, { query: { q: ['a', 'b'] } })).toEqual([{ field: 'q', message: 'must be given once' }]);
+  });
+});

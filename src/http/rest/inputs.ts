@@ -1,0 +1,146 @@
+import {
+  GraphQLArgument,
+  GraphQLInputType,
+  GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+} from 'graphql';
+import { AppError, FieldProblem } from '../../common/errors';
+import type { RestRoute } from './route';
+
+const INT_MAX = 2 ** 31 - 1;
+const INT_MIN = -(2 ** 31);
+
+type Origin = 'path' | 'query' | 'body';
+
+/**
+ * Checks raw REST input against the GraphQL argument types before sofa sees it: sofa coerces
+ * ("maybe" becomes false) and answers 500 for a missing required variable. Strings are
+ * validated, not coerced (decisions §1). Bounds are checked later, by the services.
+ */
+export function checkRestInput(
+  args: readonly GraphQLArgument[],
+  route: RestRoute,
+  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
+): void {
+  const problems: FieldProblem[] = [];
+  const body = input.body;
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new AppError('BAD_USER_INPUT', 'The request body must be a JSON object', {
+      details: [{ field: 'body', message: 'must be a JSON object' }],
+    });
+  }
+  const bodyObject = (body ?? {}) as Record<string, unknown>;
+  for (const arg of args) {
+    let origin: Origin;
+    let value: unknown;
+    if (route.path.includes(`:${arg.name}`)) {
+      origin = 'path';
+      value = input.params[arg.name];
+    } else if (input.query[arg.name] !== undefined && input.query[arg.name] !== '') {
+      origin = 'query';
+      value = input.query[arg.name];
+    } else {
+      origin = route.method === 'GET' ? 'query' : 'body';
+      value = route.method === 'GET' ? undefined : bodyObject[arg.name];
+      if (route.method === 'GET' && input.query[arg.name] === '') value = '';
+    }
+    checkValue(arg.type, value, arg.name, origin === 'body' ? 'json' : 'text', problems);
+  }
+  if (problems.length) {
+    const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+    throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details: problems });
+  }
+}
+
+function checkValue(type: GraphQLInputType, value: unknown, field: string, mode: 'json' | 'text', problems: FieldProblem[]): void {
+  if (isNonNullType(type)) {
+    if (value === undefined || value === null || (mode === 'text' && value === '')) {
+      problems.push({ field, message: 'is required' });
+      return;
+    }
+    checkValue(type.ofType, value, field, mode, problems);
+    return;
+  }
+  if (value === undefined || value === null) return;
+  if (mode === 'text' && value === '') return;
+  if (isListType(type)) {
+    if (mode === 'text') {
+      const items = Array.isArray(value) ? value : [value];
+      items.forEach((item, i) => checkValue(type.ofType, item, `${field}[${i}]`, mode, problems));
+      return;
+    }
+    if (!Array.isArray(value)) {
+      problems.push({ field, message: 'must be an array' });
+      return;
+    }
+    value.forEach((item, i) => checkValue(type.ofType, item, `${field}[${i}]`, mode, problems));
+    return;
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      problems.push({ field, message: 'must be an object' });
+      return;
+    }
+    const fields = type.getFields();
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      if (!fields[key]) problems.push({ field: `${field}.${key}`, message: 'is not a known field' });
+    }
+    for (const [name, def] of Object.entries(fields)) checkValue(def.type, obj[name], `${field}.${name}`, 'json', problems);
+    return;
+  }
+  if (isEnumType(type)) {
+    const allowed = type.getValues().map((v) => v.name);
+    if (typeof value !== 'string' || !allowed.includes(value)) {
+      problems.push({ field, message: `must be one of: ${allowed.join(', ')}` });
+    }
+    return;
+  }
+  if (isScalarType(type)) {
+    const message = checkScalar(type.name, value, mode);
+    if (message) problems.push({ field, message });
+    else if (!['String', 'ID', 'Int', 'Float', 'Boolean'].includes(type.name)) {
+      try {
+        type.parseValue(value);
+      } catch (error) {
+        problems.push({ field, message: (error as Error).message || `is not a valid ${type.name}` });
+      }
+    }
+  }
+}
+
+function checkScalar(name: string, value: unknown, mode: 'json' | 'text'): string | undefined {
+  if (mode === 'text' && typeof value !== 'string') return 'must be given once';
+  switch (name) {
+    case 'String':
+      return typeof value === 'string' ? undefined : 'must be a string';
+    case 'ID':
+      return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)) ? undefined : 'must be a string';
+    case 'Int': {
+      const n = mode === 'text' ? (/^-?\d{1,10}$/.test(value as string) ? Number(value) : NaN) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n)) return 'must be an integer';
+      return n > INT_MAX || n < INT_MIN ? 'is out of range' : undefined;
+    }
+    case 'Float': {
+      const n = mode === 'text' ? (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value as string) ? Number(value) : NaN) : value;
+      return typeof n === 'number' && Number.isFinite(n) ? undefined : 'must be a number';
+    }
+    case 'Boolean':
+      if (mode === 'text') return value === 'true' || value === 'false' ? undefined : 'must be true or false';
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    default:
+      return undefined;
+  }
+}
+
+export function operationField(schema: GraphQLSchema, operation: RestRoute['operation']) {
+  const [typeName, fieldName] = operation.split('.') as ['Query' | 'Mutation', string];
+  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[fieldName];
+  if (!field) throw new Error(`REST route table names ${operation}, which the schema does not have`);
+  return field;
+}

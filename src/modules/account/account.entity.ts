@@ -1,0 +1,41 @@
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { BaseEntity } from '../../db/base.entity';
+
+/** Everything that acts or is acted on is an account: a person, an artist, or an organization. */
+export enum AccountKind {
+  person = 'person',
+  artist = 'artist',
+  organization = 'organization',
+}
+
+@Entity({ tableName: 'accounts' })
+export class Account extends BaseEntity {
+  @Enum({ items: () => AccountKind, nativeEnumName: 'account_kind' })
+  kind!: AccountKind;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  /** Stored lower-cased; unique among accounts that have one. */
+  @Property({ type: 'text', nullable: true, unique: 'accounts_email_unique' })
+  email: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  image: string | null = null;
+
+  /** Subject of the identity provider token that first created this account, if any. */
+  @Property({ type: 'text', nullable: true, unique: 'accounts_external_subject_unique' })
+  externalSubject: string | null = null;
+}
+
+/** An account (member) belongs to an organization account. */
+@Entity({ tableName: 'memberships' })
+@Unique({ name: 'memberships_org_member_unique', properties: ['organization', 'member'] })
+export class Membership extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  organization!: Account;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index({ name: 'memberships_member_idx' })
+  member!: Account;
+}

@@ -1,0 +1,26 @@
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../graphql/context';
+import { SuccessStatus } from '../../graphql/common.types';
+import { AccountService } from './account.service';
+import { MeResult, OrganizationResult, OrganizationsResult } from './account.types';
+
+@Resolver()
+export class AccountResolver {
+  @Authorized()
+  @Query(() => MeResult, { description: 'The authenticated account and its organizations' })
+  async me(@Ctx() ctx: Context): Promise<MeResult> {
+    return { status: SuccessStatus.success, account: await new AccountService(ctx).me() };
+  }
+
+  @Authorized()
+  @Query(() => OrganizationsResult, { description: 'Organizations the authenticated account is a member of' })
+  async organizations(@Ctx() ctx: Context): Promise<OrganizationsResult> {
+    return { status: SuccessStatus.success, organizations: await new AccountService(ctx).organizations() };
+  }
+
+  @Authorized()
+  @Mutation(() => OrganizationResult, { description: 'Creates an organization; the caller becomes its first member' })
+  async createOrganization(@Ctx() ctx: Context, @Arg('name', () => String) name: string): Promise<OrganizationResult> {
+    return { status: SuccessStatus.success, organization: await new AccountService(ctx).createOrganization(name) };
+  }
+}

@@ -1,0 +1,7 @@
+import type { RestRoute } from '../../http/rest/route';
+
+export const accountRoutes: RestRoute[] = [
+  { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'] },
+  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'] },
+  { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'] },
+];

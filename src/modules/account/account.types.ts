@@ -1,0 +1,71 @@
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { SuccessStatus } from '../../graphql/common.types';
+import { AccountKind } from './account.entity';
+
+registerEnumType(AccountKind, { name: 'AccountKind', description: 'person, artist or organization' });
+
+@ObjectType('OrganizationRef', { description: 'An organization the account is a member of' })
+export class OrganizationRef {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+}
+
+@ObjectType('AccountProfile', { description: 'The authenticated account' })
+export class AccountProfile {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  email!: string | null;
+
+  @Field(() => AccountKind)
+  kind!: AccountKind;
+
+  @Field(() => [OrganizationRef])
+  organizations!: OrganizationRef[];
+}
+
+@ObjectType({ description: 'Answer of GET /api/accounts/me' })
+export class MeResult {
+  @Field(() => SuccessStatus)
+  status!: SuccessStatus;
+
+  @Field(() => AccountProfile)
+  account!: AccountProfile;
+}
+
+@ObjectType('Organization', { description: 'An organization account' })
+export class OrganizationType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  created_at!: Date;
+}
+
+@ObjectType({ description: 'Answer of GET /api/organizations' })
+export class OrganizationsResult {
+  @Field(() => SuccessStatus)
+  status!: SuccessStatus;
+
+  @Field(() => [OrganizationType])
+  organizations!: OrganizationType[];
+}
+
+@ObjectType({ description: 'Answer of POST /api/organizations' })
+export class OrganizationResult {
+  @Field(() => SuccessStatus)
+  status!: SuccessStatus;
+
+  @Field(() => OrganizationType)
+  organization!: OrganizationType;
+}

@@ -1,0 +1,52 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { BaseEntity } from '../../db/base.entity';
+import { Account } from '../account/account.entity';
+
+/** An artist account on the roster of an owner (a person or an organization). */
+@Entity({ tableName: 'roster_entries' })
+@Unique({ name: 'roster_owner_artist_unique', properties: ['owner', 'artist'] })
+export class RosterEntry extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  owner!: Account;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index({ name: 'roster_artist_idx' })
+  artist!: Account;
+}
+
+/** A social-platform profile, unique by its URL. */
+@Entity({ tableName: 'socials' })
+export class Social extends BaseEntity {
+  @Property({ type: 'text', unique: 'socials_profile_url_unique' })
+  profileUrl!: string;
+
+  @Property({ type: 'text' })
+  username!: string;
+
+  @Property({ type: 'text', nullable: true })
+  avatar: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  bio: string | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  followerCount: number | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  followingCount: number | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  region: string | null = null;
+}
+
+/** Links an (artist) account to a social profile; its id is the `id` of a social in the API. */
+@Entity({ tableName: 'account_socials' })
+@Unique({ name: 'account_socials_account_social_unique', properties: ['account', 'social'] })
+export class AccountSocial extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => Social, { deleteRule: 'cascade' })
+  @Index({ name: 'account_socials_social_idx' })
+  social!: Social;
+}

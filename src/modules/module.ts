@@ -1,0 +1,14 @@
+import type { NonEmptyArray } from 'type-graphql';
+import type { RestRoute } from '../http/rest/route';
+
+/** What each domain folder contributes to the app. */
+export interface AppModule {
+  name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entities: any[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  resolvers: Function[];
+  routes: RestRoute[];
+}
+
+export type ResolverList = NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type

@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { DocumentNode, print } from 'graphql';
+import supertest from 'supertest';
+import { App, createApp } from '../src/app';
+import { createLogger } from '../src/common/logger';
+import { Config, loadConfig } from '../src/config/config';
+import { initOrm, Orm } from '../src/db/orm';
+import { seedDemo } from '../src/db/seeders/demo.seeder';
+import { AppDeps, createDeps } from '../src/deps';
+import { createTestDatabase, TestDatabase } from './db';
+import { SqlCounter } from './sql-counter';
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  orm: Orm;
+  config: Config;
+  db: TestDatabase;
+  sql: SqlCounter;
+  http(): supertest.Agent;
+  /** POST /graphql with the given credentials headers. */
+  graphql(query: string | DocumentNode, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<supertest.Response>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Load the demo data set (default true). */
+  seed?: boolean;
+}
+
+/** The real app on a database of its own; no port is opened until a test needs one. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ...options.env });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const orm = await initOrm({ url: db.url, poolMax: 5 });
+  if (options.seed !== false) await seedDemo(orm, config);
+  const deps = createDeps(config, orm, logger);
+  const app = await createApp(deps);
+  const sql = new SqlCounter(orm);
+  return {
+    app,
+    deps,
+    orm,
+    config,
+    db,
+    sql,
+    http: () => supertest.agent(app.server),
+    graphql: (query, variables, headers = {}) =>
+      supertest(app.server).post('/graphql').set('content-type', 'application/json').set(headers).send({ query: typeof query === 'string' ? query : print(query), variables }),
+    async close() {
+      await app.stop();
+      await orm.close(true);
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { ApiKey } from '../src/auth/api-key.entity';
+import { apiKeyHint, generateApiKey, hashApiKey } from '../src/auth/api-keys';
+import { Account, AccountKind, Membership } from '../src/modules/account/account.entity';
+import type { Orm } from '../src/db/orm';
+
+export interface CreatedAccount {
+  account: Account;
+  /** x-api-key header of a fresh key for this account. */
+  headers: { 'x-api-key': string };
+}
+
+/** A person (or other kind) with a fresh API key; optionally a member of organizations. */
+export async function createAccount(
+  orm: Orm,
+  options: { kind?: AccountKind; name?: string; email?: string | null; organizations?: string[] } = {},
+): Promise<CreatedAccount> {
+  const em = orm.em.fork() as EntityManager;
+  const suffix = randomUUID().slice(0, 8);
+  const account = em.create(Account, {
+    kind: options.kind ?? AccountKind.person,
+    name: options.name ?? `Test ${suffix}`,
+    email: options.email === undefined ? `test-${suffix}@example.test` : options.email,
+  });
+  for (const orgId of options.organizations ?? []) {
+    em.create(Membership, { organization: em.getReference(Account, orgId), member: account });
+  }
+  const raw = generateApiKey('mas_');
+  em.create(ApiKey, { account, name: 'test', hint: apiKeyHint(raw), hash: hashApiKey(raw) });
+  await em.flush();
+  return { account, headers: { 'x-api-key': raw } };
+}
+
+export async function createOrganization(orm: Orm, name = `Org ${randomUUID().slice(0, 8)}`, memberIds: string[] = []): Promise<Account> {
+  const em = orm.em.fork() as EntityManager;
+  const org = em.create(Account, { kind: AccountKind.organization, name });
+  for (const id of memberIds) em.create(Membership, { organization: org, member: em.getReference(Account, id) });
+  await em.flush();
+  return org;
+}
