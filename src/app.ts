@@ -25,7 +25,7 @@ export interface App {
 /** Builds the whole service on an unopened HTTP server: main.ts listens, tests use it directly. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const plain = await buildPlainSchema();
-  const federated = buildFederatedSchema(plain);
+  const federated = buildFederatedSchema(plain, Object.assign({}, ...modules.map((m) => m.references ?? {})));
   const app = express();
   const server = createServer(app);
   app.disable('x-powered-by');

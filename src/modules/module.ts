@@ -1,4 +1,5 @@
 import type { NonEmptyArray } from 'type-graphql';
+import type { ReferenceResolvers } from '../graphql/schema';
 import type { RestRoute } from '../http/rest/route';
 
 /** What each domain folder contributes to the app. */
@@ -9,6 +10,8 @@ export interface AppModule {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers: Function[];
   routes: RestRoute[];
+  /** Federation: `__resolveReference` per entity type this module owns (batched through loaders). */
+  references?: ReferenceResolvers;
 }
 
 export type ResolverList = NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
