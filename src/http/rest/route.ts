@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One documented REST path, mapped to the GraphQL operation that serves it. */
@@ -10,6 +12,11 @@ export interface RestRoute {
   /** Served without credentials (decisions §2). */
   public?: boolean;
   responseStatus?: number;
+  /**
+   * The zod schema of the operation's arguments: the same one its service validates with. The
+   * OpenAPI document takes bounds, defaults and enums from it (z.toJSONSchema).
+   */
+  input?: z.ZodObject;
   tags?: string[];
   description?: string;
 }

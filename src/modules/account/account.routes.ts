@@ -1,7 +1,15 @@
+import { z } from 'zod';
 import type { RestRoute } from '../../http/rest/route';
+import { organizationName } from './account.inputs';
 
 export const accountRoutes: RestRoute[] = [
   { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'] },
   { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'] },
-  { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'] },
+  {
+    operation: 'Mutation.createOrganization',
+    method: 'POST',
+    path: '/organizations',
+    tags: ['organizations'],
+    input: z.object({ name: organizationName }),
+  },
 ];
