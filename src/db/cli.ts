@@ -7,7 +7,7 @@ import { seedDemo } from './seeders/demo.seeder';
 /** `npm run db:migrate` applies pending migrations; `npm run db:seed` loads the demo data set (idempotent). */
 async function run(command: string | undefined): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, {}, config.logPretty);
   const database = await openDatabase(config, logger, { migrate: true, seed: false });
   try {
     if (command === 'seed') {
