@@ -61,6 +61,10 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await orm.close(true);
   }
+  // Importing MikroORM here created its (empty) global metadata storage on this realm's globalThis;
+  // jest-environment-node copies such globals into every test realm, so in-band test files would
+  // share one storage and the second file's ORM would fail ("incompatible receiver"). Drop it.
+  for (const key of Object.keys(globalThis)) if (key.startsWith('mikro-orm-')) delete (globalThis as Record<string, unknown>)[key];
   process.env[ENV_ADMIN_URL] = adminUrl;
   process.env[ENV_TEMPLATE] = template;
   (globalThis as { __template?: string }).__template = template;

@@ -42,6 +42,29 @@ export class AccessPolicy {
     throw forbidden('Not a member of the requested organization');
   }
 
+  /**
+   * Agent templates (decisions §6): a viewer sees its own, the public ones, and those shared with
+   * its e-mail address. Organization membership and the admin organization add nothing: a private
+   * template stays private. Returns a SQL condition on the template table aliased `alias`.
+   */
+  templateVisibility(viewer: Viewer, alias = 't'): { sql: string; bindings: unknown[] } {
+    return {
+      sql: `(${alias}.creator_id = ? or ${alias}.is_private = false
+             or exists (select 1 from template_shares ts where ts.template_id = ${alias}.id and ts.email = ?))`,
+      bindings: [viewer.accountId, viewer.email?.toLowerCase() ?? null],
+    };
+  }
+
+  /** Only the creator edits, shares or deletes a template. */
+  ownsTemplate(viewer: Viewer, creatorId: string): boolean {
+    return viewer.accountId === creatorId;
+  }
+
+  /** Sessions (and their chats) are private to their account, admins included (decisions §6). */
+  ownsSession(viewer: Viewer, sessionAccountId: string): boolean {
+    return viewer.accountId === sessionAccountId;
+  }
+
   /** Every account the viewer may reach, for list queries; null means all (admin). */
   async reachableAccountIds(viewer: Viewer): Promise<string[] | null> {
     if (viewer.isAdmin) return null;

@@ -1,9 +1,9 @@
 import { ApiKey } from '../auth/api-key.entity';
-import { AgentTemplate, TemplateFavourite, TemplateShare } from './agent/agent-template.entity';
 import { AccountSocial, RosterEntry, Social } from './artist/artist.entity';
 import { AccountCatalog, Catalog, CatalogSong, Song, SongArtist } from './catalog/catalog.entity';
-import { Chat, ChatMessage, Session } from './session/session.entity';
 import { accountModule } from './account';
+import { agentModule } from './agent';
+import { sessionModule } from './session';
 import type { AppModule } from './module';
 
 /** Every domain module; the schema, the REST route table and the ORM are built from this list. */
@@ -12,6 +12,6 @@ export const modules: AppModule[] = [
   { name: 'auth', entities: [ApiKey], resolvers: [], routes: [] },
   { name: 'artist', entities: [RosterEntry, Social, AccountSocial], resolvers: [], routes: [] },
   { name: 'catalog', entities: [Catalog, AccountCatalog, Song, SongArtist, CatalogSong], resolvers: [], routes: [] },
-  { name: 'agent', entities: [AgentTemplate, TemplateShare, TemplateFavourite], resolvers: [], routes: [] },
-  { name: 'session', entities: [Session, Chat, ChatMessage], resolvers: [], routes: [] },
+  agentModule,
+  sessionModule,
 ];

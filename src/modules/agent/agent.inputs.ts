@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { uuid } from '../../common/validation';
+
+export const TITLE_MAX = 120;
+export const DESCRIPTION_MAX = 2_000;
+export const PROMPT_MAX = 20_000;
+export const TAG_MAX = 40;
+export const TAGS_MAX = 20;
+export const SHARED_EMAILS_MAX = 100;
+
+export const templateId = uuid().describe('Id of the agent template');
+
+const title = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(TITLE_MAX, { message: `must be at most ${TITLE_MAX} characters` })
+  .describe('Unique among the templates of its creator');
+const description = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(DESCRIPTION_MAX, { message: `must be at most ${DESCRIPTION_MAX} characters` });
+const prompt = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(PROMPT_MAX, { message: `must be at most ${PROMPT_MAX} characters` });
+const tags = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, { message: 'must not be empty' })
+      .max(TAG_MAX, { message: `must be at most ${TAG_MAX} characters` }),
+  )
+  .max(TAGS_MAX, { message: `must hold at most ${TAGS_MAX} tags` })
+  .describe('Duplicates are dropped');
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'must be an e-mail address' }));
+const sharedEmails = z
+  .array(email)
+  .max(SHARED_EMAILS_MAX, { message: `must hold at most ${SHARED_EMAILS_MAX} addresses` })
+  .describe('Addresses that may see the template even when private; stored lower-cased; shown only to the owner');
+const isPrivate = z.boolean().describe('A private template is seen only by its owner and the shared addresses');
+
+/** POST /api/agents/templates */
+export const createTemplateInput = z.object({
+  title,
+  description,
+  prompt,
+  tags: tags.nullish(),
+  is_private: isPrivate.nullish().describe('Default false'),
+  shared_emails: sharedEmails.nullish(),
+});
+export type CreateTemplateInput = z.output<typeof createTemplateInput>;
+
+/** PATCH /api/agents/templates/{id}: only the fields given change; shared_emails replaces the list. */
+export const updateTemplateInput = z.object({
+  id: templateId,
+  title: title.nullish(),
+  description: description.nullish(),
+  prompt: prompt.nullish(),
+  tags: tags.nullish(),
+  is_private: isPrivate.nullish(),
+  shared_emails: sharedEmails.nullish(),
+});
+export type UpdateTemplateInput = z.output<typeof updateTemplateInput>;
+
+/** PUT /api/agents/templates/{id}/favorite */
+export const setFavoriteInput = z.object({
+  id: templateId,
+  is_favourite: z.boolean().describe('The desired favorite state for the authenticated account'),
+});
+
+/** DELETE /api/agents/templates/{id} */
+export const templateIdInput = z.object({ id: templateId });
+
+/** Keeps the first occurrence of each value, in order. */
+export function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

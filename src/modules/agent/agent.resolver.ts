@@ -1,0 +1,87 @@
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../graphql/context';
+import { SuccessStatus } from '../../graphql/common.types';
+import { AgentService } from './agent.service';
+import { AgentTemplateResult, AgentTemplatesResult, AgentTemplateStatusResult } from './agent.types';
+
+@Resolver()
+export class AgentResolver {
+  @Authorized()
+  @Query(() => AgentTemplatesResult, {
+    description: "Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title",
+  })
+  async agentTemplates(@Ctx() ctx: Context): Promise<AgentTemplatesResult> {
+    return { status: SuccessStatus.success, templates: await new AgentService(ctx).list() };
+  }
+
+  @Authorized()
+  @Mutation(() => AgentTemplateStatusResult, {
+    description: "Sets the caller's favorite state of a template it can see (idempotent); a template it cannot see is NOT_FOUND",
+  })
+  async setAgentTemplateFavorite(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
+    @Arg('is_favourite', () => Boolean, { description: 'The desired favorite state' }) isFavourite: boolean,
+  ): Promise<AgentTemplateStatusResult> {
+    await new AgentService(ctx).setFavorite(id, isFavourite);
+    return { status: SuccessStatus.success };
+  }
+
+  @Authorized()
+  @Mutation(() => AgentTemplateResult, { description: 'Creates a template owned by the caller; a title it already uses is CONFLICT' })
+  async createAgentTemplate(
+    @Ctx() ctx: Context,
+    @Arg('title', () => String, { description: '1-120 characters, unique among the caller\'s templates' }) title: string,
+    @Arg('description', () => String, { description: '1-2000 characters' }) description: string,
+    @Arg('prompt', () => String, { description: '1-20000 characters' }) prompt: string,
+    @Arg('tags', () => [String], { nullable: true, description: 'At most 20 tags of 1-40 characters' }) tags?: string[] | null,
+    @Arg('is_private', () => Boolean, { nullable: true, description: 'Default false' }) isPrivate?: boolean | null,
+    @Arg('shared_emails', () => [String], { nullable: true, description: 'At most 100 e-mail addresses that may see it' })
+    sharedEmails?: string[] | null,
+  ): Promise<AgentTemplateResult> {
+    const template = await new AgentService(ctx).create({
+      title,
+      description,
+      prompt,
+      tags,
+      is_private: isPrivate,
+      shared_emails: sharedEmails,
+    });
+    return { status: SuccessStatus.success, template };
+  }
+
+  @Authorized()
+  @Mutation(() => AgentTemplateResult, {
+    description: 'Changes the given fields of a template (owner only; shared_emails replaces the list)',
+  })
+  async updateAgentTemplate(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
+    @Arg('title', () => String, { nullable: true }) title?: string | null,
+    @Arg('description', () => String, { nullable: true }) description?: string | null,
+    @Arg('prompt', () => String, { nullable: true }) prompt?: string | null,
+    @Arg('tags', () => [String], { nullable: true }) tags?: string[] | null,
+    @Arg('is_private', () => Boolean, { nullable: true }) isPrivate?: boolean | null,
+    @Arg('shared_emails', () => [String], { nullable: true }) sharedEmails?: string[] | null,
+  ): Promise<AgentTemplateResult> {
+    const template = await new AgentService(ctx).update(id, {
+      title,
+      description,
+      prompt,
+      tags,
+      is_private: isPrivate,
+      shared_emails: sharedEmails,
+    });
+    return { status: SuccessStatus.success, template };
+  }
+
+  @Authorized()
+  @Mutation(() => AgentTemplateStatusResult, { description: 'Deletes a template with its shares and favourites (owner only)' })
+  async deleteAgentTemplate(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
+  ): Promise<AgentTemplateStatusResult> {
+    await new AgentService(ctx).remove(id);
+    return { status: SuccessStatus.success };
+  }
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { uuid } from '../../common/validation';
+
+export const SESSION_TITLE_MAX = 200;
+export const CHAT_TITLE_MAX = 200;
+export const MODEL_ID_MAX = 100;
+export const MESSAGE_MAX = 100_000;
+
+export const sessionId = uuid().describe('Id of the session');
+export const chatId = uuid().describe('Id of the chat');
+
+const title = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` });
+
+/** POST /api/sessions */
+export const createSessionInput = z.object({ title: title(SESSION_TITLE_MAX) });
+
+/** GET /api/sessions/{sessionId}/chats */
+export const sessionChatsInput = z.object({ sessionId });
+
+/** POST /api/sessions/{sessionId}/chats */
+export const createChatInput = z.object({
+  sessionId,
+  title: title(CHAT_TITLE_MAX),
+  modelId: z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(MODEL_ID_MAX, { message: `must be at most ${MODEL_ID_MAX} characters` })
+    .regex(/^[A-Za-z0-9._:/@-]+$/, { message: 'may hold only letters, digits and . _ : / @ -' })
+    .nullish()
+    .describe('Model for this chat; omitted means the default model (defaultModelId)'),
+});
+
+/** POST /api/sessions/{sessionId}/chats/{chatId}/read */
+export const chatRefInput = z.object({ sessionId, chatId });
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
+
+/** POST /api/sessions/{sessionId}/chats/{chatId}/messages */
+export const addMessageInput = z.object({
+  sessionId,
+  chatId,
+  role: z.enum(MESSAGE_ROLES, { message: `must be one of: ${MESSAGE_ROLES.join(', ')}` }),
+  content: z
+    .string()
+    .min(1, { message: 'must not be empty' })
+    .max(MESSAGE_MAX, { message: `must be at most ${MESSAGE_MAX} characters` })
+    .refine((v) => v.trim().length > 0, { message: 'must not be blank' }),
+});

@@ -1,0 +1,71 @@
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../../graphql/context';
+import { SuccessStatus } from '../../graphql/common.types';
+import { SessionService } from './session.service';
+import { ChatMessageResult, ChatMessageRole, SessionChatResult, SessionChatsResult, SessionResult, SessionsResult } from './session.types';
+
+@Resolver()
+export class SessionResolver {
+  @Authorized()
+  @Query(() => SessionsResult, { description: "The caller's sessions, newest first" })
+  async sessions(@Ctx() ctx: Context): Promise<SessionsResult> {
+    return { status: SuccessStatus.success, sessions: await new SessionService(ctx).list() };
+  }
+
+  @Authorized()
+  @Query(() => SessionChatsResult, {
+    description: "Every chat of one of the caller's sessions, by createdAt ascending; another account's session is NOT_FOUND",
+  })
+  async sessionChats(
+    @Ctx() ctx: Context,
+    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
+  ): Promise<SessionChatsResult> {
+    return new SessionService(ctx).chats(sessionId);
+  }
+
+  @Authorized()
+  @Mutation(() => SessionResult, { description: 'Starts a session owned by the caller' })
+  async createSession(
+    @Ctx() ctx: Context,
+    @Arg('title', () => String, { description: '1-200 characters' }) title: string,
+  ): Promise<SessionResult> {
+    return { status: SuccessStatus.success, session: await new SessionService(ctx).create(title) };
+  }
+
+  @Authorized()
+  @Mutation(() => SessionChatResult, { description: "Adds a chat to one of the caller's sessions" })
+  async createChat(
+    @Ctx() ctx: Context,
+    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
+    @Arg('title', () => String, { description: '1-200 characters' }) title: string,
+    @Arg('modelId', () => String, { nullable: true, description: 'Model for this chat; omitted means defaultModelId' })
+    modelId?: string | null,
+  ): Promise<SessionChatResult> {
+    return { status: SuccessStatus.success, chat: await new SessionService(ctx).createChat(sessionId, title, modelId) };
+  }
+
+  @Authorized()
+  @Mutation(() => SessionChatResult, { description: 'Marks a chat read up to now (hasUnread becomes false)' })
+  async markChatRead(
+    @Ctx() ctx: Context,
+    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
+    @Arg('chatId', () => ID, { description: 'Chat id (UUID)' }) chatId: string,
+  ): Promise<SessionChatResult> {
+    return { status: SuccessStatus.success, chat: await new SessionService(ctx).markRead(sessionId, chatId) };
+  }
+
+  @Authorized()
+  @Mutation(() => ChatMessageResult, {
+    description: 'Appends a message to a chat; an assistant message sets lastAssistantMessageAt, so the chat turns unread',
+  })
+  async addChatMessage(
+    @Ctx() ctx: Context,
+    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
+    @Arg('chatId', () => ID, { description: 'Chat id (UUID)' }) chatId: string,
+    @Arg('role', () => ChatMessageRole) role: ChatMessageRole,
+    @Arg('content', () => String, { description: '1-100000 characters' }) content: string,
+  ): Promise<ChatMessageResult> {
+    const { message, chat } = await new SessionService(ctx).addMessage(sessionId, chatId, role, content);
+    return { status: SuccessStatus.success, message, chat };
+  }
+}
