@@ -1,8 +1,8 @@
 import { ApiKey } from '../auth/api-key.entity';
-import { AccountSocial, RosterEntry, Social } from './artist/artist.entity';
-import { AccountCatalog, Catalog, CatalogSong, Song, SongArtist } from './catalog/catalog.entity';
 import { accountModule } from './account';
 import { agentModule } from './agent';
+import { artistModule } from './artist';
+import { catalogModule } from './catalog';
 import { sessionModule } from './session';
 import type { AppModule } from './module';
 
@@ -10,8 +10,8 @@ import type { AppModule } from './module';
 export const modules: AppModule[] = [
   accountModule,
   { name: 'auth', entities: [ApiKey], resolvers: [], routes: [] },
-  { name: 'artist', entities: [RosterEntry, Social, AccountSocial], resolvers: [], routes: [] },
-  { name: 'catalog', entities: [Catalog, AccountCatalog, Song, SongArtist, CatalogSong], resolvers: [], routes: [] },
+  artistModule,
+  catalogModule,
   agentModule,
   sessionModule,
 ];
