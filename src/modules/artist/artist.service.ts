@@ -4,14 +4,13 @@ import { viewerScope } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import { pgArray } from '../../db/sql';
-import { pagination } from '../../graphql/common.types';
+import { pagination, SuccessStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account/account.entity';
 import { artistIdInput, createArtistInput, graphPageInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput, withoutNulls } from './artist.inputs';
 import { accessLoaders } from './artist.loaders';
 import { query } from './artist.sql';
 import { Artist, RosterArtist, SocialProfile, SocialsResult } from './artist.types';
-import { SuccessStatus } from '../../graphql/common.types';
 
 type Args = Record<string, unknown>;
 
