@@ -1,6 +1,6 @@
-import { as, DEMO } from './demo';
-import { createTestApp, TestApp } from './app';
-import { AddCatalogSongsDocument, CatalogGraphDocument, CatalogSongsDocument, MyArtistsCatalogsDocument, RemoveCatalogsDocument } from './generated/graphql';
+import { as, DEMO } from '../../../test/demo';
+import { createTestApp, TestApp } from '../../../test/app';
+import { AddCatalogSongsDocument, CatalogGraphDocument, CatalogSongsDocument, MyArtistsCatalogsDocument, RemoveCatalogsDocument } from '../../../test/generated/graphql';
 
 const SONG_KEYS = ['album', 'artists', 'catalog_id', 'isrc', 'lyrics', 'name', 'updated_at'];
 const TABLES = ['accounts', 'roster_entries', 'catalogs', 'account_catalogs', 'songs', 'song_artists', 'catalog_songs'];

@@ -1,6 +1,6 @@
-import { as, DEMO } from './demo';
-import { createTestApp, TestApp } from './app';
-import { ArtistGraphDocument, ArtistSocialsDocument } from './generated/graphql';
+import { as, DEMO } from '../../../test/demo';
+import { createTestApp, TestApp } from '../../../test/app';
+import { ArtistGraphDocument, ArtistSocialsDocument } from '../../../test/generated/graphql';
 
 const SOCIAL_KEYS = ['avatar', 'bio', 'follower_count', 'following_count', 'id', 'profile_url', 'region', 'social_id', 'updated_at', 'username'];
 
