@@ -369,5 +369,37 @@ describe('catalogs and songs (real PostgreSQL)', () => {
       const refused = await t.graphql(CatalogGraphDocument, { id: DEMO.catalogKai }, as.nora);
       expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
     });
+
+    it('keeps the relations of an artist out of reach empty when reached through a song', async () => {
+      const res = await t.graphql('{ song(isrc: "GBNWR2400003") { artists { name socials { username } songs { isrc } } } }', {}, as.nora);
+      expect(res.body.errors).toBeUndefined();
+      const [kai, luna] = res.body.data.song.artists;
+      expect(kai).toEqual({ name: 'Kai Rivers', socials: [], songs: [] });
+      expect(luna.socials.length).toBeGreaterThan(0);
+      const asSam = await t.graphql('{ song(isrc: "GBNWR2400003") { artists { name socials { username } } } }', {}, as.sam);
+      expect(asSam.body.data.song.artists[0].socials.map((s: { username: string }) => s.username)).toEqual(['kairivers', 'kairivers']);
+      expect(asSam.body.data.song.artists[1].socials).toEqual([]);
+    });
+  });
+
+  describe('indexes', () => {
+    it('serve the artist-name filter and the catalog page without scanning whole tables', async () => {
+      const plan = await t.orm.em.fork().transactional(async (em) => {
+        const conn = em.getConnection();
+        const ctx = em.getTransactionContext();
+        await conn.execute('set local enable_seqscan = off', [], 'run', ctx);
+        const rows = await conn.execute<{ 'QUERY PLAN': string }[]>(
+          `explain select cs.song_isrc from catalog_songs cs where cs.catalog_id = ? and cs.song_isrc in
+             (select sa.song_isrc from song_artists sa join accounts a on a.id = sa.artist_id where a.kind = 'artist' and lower(a.name) = ?)`,
+          [DEMO.catalogNorthwind, 'luna waves'],
+          'all',
+          ctx,
+        );
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('accounts_artist_lower_name_idx');
+      expect(plan).toContain('song_artists_artist_idx');
+      expect(plan).not.toMatch(/Seq Scan/);
+    });
   });
 });
