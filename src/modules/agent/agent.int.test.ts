@@ -185,7 +185,7 @@ describe('agent templates (real PostgreSQL)', () => {
       [newTemplate('ok', { prompt: '' }), 'prompt'],
       [newTemplate('ok', { description: 'd'.repeat(2001) }), 'description'],
       [newTemplate('ok', { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }), 'tags'],
-      [newTemplate('ok', { tags: ['fine', ''] }), 'tags.1'],
+      [newTemplate('ok', { tags: ['fine', ''] }), 'tags[1]'],
       [newTemplate('ok', { tags: 'solo' }), 'tags'],
       [newTemplate('ok', { shared_emails: ['not-an-address'] }), 'shared_emails.0'],
       [newTemplate('ok', { is_private: 'yes' }), 'is_private'],

@@ -41,7 +41,7 @@ describe('catalog input bounds', () => {
   it('refuses an empty songs array and names the bad element', () => {
     expect(() => validate(addSongsInput, { songs: [] })).toThrow('songs: must not be empty');
     expect(() => validate(addSongsInput, { songs: [{ catalog_id, isrc: 'GBNWR2400001' }, { catalog_id: 'x', isrc: 'GBNWR2400001' }] })).toThrow(
-      'songs.1.catalog_id: must be a UUID',
+      'songs[1].catalog_id: must be a UUID',
     );
   });
 });

@@ -231,12 +231,12 @@ describe('catalogs and songs (real PostgreSQL)', () => {
       const cases: [unknown, number, string | undefined][] = [
         [{ songs: [] }, 400, 'songs'],
         [{}, 400, 'songs'],
-        [{ songs: [{ ...good, isrc: 'GBNWR26000' }] }, 400, 'songs.0.isrc'],
-        [{ songs: [{ ...good, isrc: '1BNWR2600088' }] }, 400, 'songs.0.isrc'],
-        [{ songs: [good, { ...good, isrc: 'GBNWR260008X' }] }, 400, 'songs.1.isrc'],
-        [{ songs: [{ ...good, catalog_id: 'abc' }] }, 400, 'songs.0.catalog_id'],
-        [{ songs: [{ ...good, isrc: 'GBNWR2600089', name: undefined }] }, 400, 'songs.0.name'],
-        [{ songs: [{ ...good, artists: [''] }] }, 400, 'songs.0.artists.0'],
+        [{ songs: [{ ...good, isrc: 'GBNWR26000' }] }, 400, 'songs[0].isrc'],
+        [{ songs: [{ ...good, isrc: '1BNWR2600088' }] }, 400, 'songs[0].isrc'],
+        [{ songs: [good, { ...good, isrc: 'GBNWR260008X' }] }, 400, 'songs[1].isrc'],
+        [{ songs: [{ ...good, catalog_id: 'abc' }] }, 400, 'songs[0].catalog_id'],
+        [{ songs: [{ ...good, isrc: 'GBNWR2600089', name: undefined }] }, 400, 'songs[0].name'],
+        [{ songs: [{ ...good, artists: [''] }] }, 400, 'songs[0].artists[0]'],
         [{ songs: [good, { ...good, catalog_id: '00000000-0000-4000-8000-0000000000ff' }] }, 404, undefined],
         [{ songs: [good, { ...good, catalog_id: DEMO.catalogKai }] }, 403, undefined],
       ];

@@ -139,7 +139,7 @@ export class CatalogService {
       );
       const unnamed = items.flatMap((item, i) => (!existing.has(item.isrc) && !songs.get(item.isrc)!.name ? [i] : []));
       if (unnamed.length) {
-        const details = unnamed.map((i) => ({ field: `songs.${i}.name`, message: 'is required for a new ISRC' }));
+        const details = unnamed.map((i) => ({ field: `songs[${i}].name`, message: 'is required for a new ISRC' }));
         throw new AppError('BAD_USER_INPUT', `Invalid input: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
       }
       const list = [...songs.values()];
