@@ -3,6 +3,7 @@ import { createAccountLoaders } from '../modules/account/account.loaders';
 import { createAgentLoaders } from '../modules/agent/agent.loaders';
 import { createArtistLoaders } from '../modules/artist/artist.loaders';
 import { createCatalogLoaders } from '../modules/catalog/catalog.loaders';
+import { createResearchLoaders } from '../modules/research/research.loaders';
 
 /** Fresh DataLoaders per request, one factory per module. */
 export function createLoaders(em: EntityManager) {
@@ -11,6 +12,7 @@ export function createLoaders(em: EntityManager) {
     ...createAgentLoaders(em),
     ...createArtistLoaders(em),
     ...createCatalogLoaders(em),
+    ...createResearchLoaders(em),
   };
 }
 

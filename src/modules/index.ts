@@ -4,6 +4,7 @@ import { agentModule } from './agent';
 import { artistModule } from './artist';
 import { catalogModule } from './catalog';
 import { sessionModule } from './session';
+import { researchModule } from './research';
 import type { AppModule } from './module';
 
 /** Every domain module; the schema, the REST route table and the ORM are built from this list. */
@@ -14,4 +15,5 @@ export const modules: AppModule[] = [
   catalogModule,
   agentModule,
   sessionModule,
+  researchModule,
 ];

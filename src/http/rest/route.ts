@@ -19,4 +19,6 @@ export interface RestRoute {
   input?: z.ZodObject;
   tags?: string[];
   description?: string;
+  /** Leave top-level members that are null out of the answer (members the contract says appear only sometimes). */
+  omitNullFields?: boolean;
 }
