@@ -51,6 +51,19 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+
+  RENDER_WORKERS: int(1, 0, 16),
+  RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
+  RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
+  RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  RENDER_RETRY_LIMIT: int(2, 0, 10),
+  RENDER_RETRY_DELAY_S: int(5, 0, 3600),
+  RENDER_JOB_EXPIRE_S: int(1800, 1, 23 * 3600),
+  RENDER_MAINTENANCE_INTERVAL_S: int(30, 1, 3600),
+  RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
+  RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
+  FFMPEG_PATH: optionalString,
+  FFPROBE_PATH: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -87,6 +100,22 @@ export interface Config {
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
   http: { bodyLimit: string };
+  render: {
+    /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
+    workers: number;
+    storageDir: string;
+    urlTtlS: number;
+    /** HMAC secret of signed video URLs; main.ts generates one (with a warning) when unset. */
+    urlSecret?: string;
+    retryLimit: number;
+    retryDelayS: number;
+    jobExpireS: number;
+    maintenanceIntervalS: number;
+    pollIntervalMs: number;
+    progressIntervalMs: number;
+    ffmpegPath?: string;
+    ffprobePath?: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -136,5 +165,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
     http: { bodyLimit: e.REQUEST_BODY_LIMIT },
+    render: {
+      workers: e.RENDER_WORKERS,
+      storageDir: e.RENDER_STORAGE_DIR,
+      urlTtlS: e.RENDER_URL_TTL,
+      urlSecret: e.RENDER_URL_SECRET,
+      retryLimit: e.RENDER_RETRY_LIMIT,
+      retryDelayS: e.RENDER_RETRY_DELAY_S,
+      jobExpireS: e.RENDER_JOB_EXPIRE_S,
+      maintenanceIntervalS: e.RENDER_MAINTENANCE_INTERVAL_S,
+      pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
+      progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+    },
   };
 }

@@ -4,6 +4,7 @@ import { AccountSocial, RosterEntry, Social } from './artist/artist.entity';
 import { AccountCatalog, Catalog, CatalogSong, Song, SongArtist } from './catalog/catalog.entity';
 import { Chat, ChatMessage, Session } from './session/session.entity';
 import { accountModule } from './account';
+import { renderModule } from './render';
 import type { AppModule } from './module';
 
 /** Every domain module; the schema, the REST route table and the ORM are built from this list. */
@@ -14,4 +15,5 @@ export const modules: AppModule[] = [
   { name: 'catalog', entities: [Catalog, AccountCatalog, Song, SongArtist, CatalogSong], resolvers: [], routes: [] },
   { name: 'agent', entities: [AgentTemplate, TemplateShare, TemplateFavourite], resolvers: [], routes: [] },
   { name: 'session', entities: [Session, Chat, ChatMessage], resolvers: [], routes: [] },
+  renderModule,
 ];
