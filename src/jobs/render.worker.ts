@@ -106,6 +106,8 @@ export class RenderWorker {
     // Stop before pg-boss gives the job up, so two renders of one attempt never overlap for long.
     const timer = setTimeout(() => abort.abort(new RenderStopped('timeout')), Math.max(1, job.expireInSeconds * 1000 - 500));
     const scratch = `${runId}-${attempt}`;
+    // Leftovers of earlier attempts (a worker that died mid-render) go: a retry never duplicates files.
+    for (let earlier = 1; earlier < attempt; earlier += 1) await this.deps.storage.removeScratch(`${runId}-${earlier}`).catch(() => undefined);
     const codec = CODECS[payload.codec];
     const key = `${runId}.${codec.extension}`;
     try {

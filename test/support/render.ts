@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { ChildProcess, execFile, fork } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,10 @@ import { promisify } from 'node:util';
 import { ffprobePath } from '../../src/jobs/encoder';
 import { RenderWorker } from '../../src/jobs/render.worker';
 import type { TestApp } from '../app';
+import { App, createApp } from '../../src/app';
+import { createLogger } from '../../src/common/logger';
+import { initOrm } from '../../src/db/orm';
+import { createDeps } from '../../src/deps';
 
 /** Environment of a render test app: its own storage directory, a fixed link secret, fast polling. */
 export function renderEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -67,4 +72,44 @@ export async function probe(file: string): Promise<Probe> {
   ]);
   const parsed = JSON.parse(stdout) as { streams: Probe[]; format: { format_name: string } };
   return { ...parsed.streams[0], format_name: parsed.format.format_name };
+}
+
+/** A second API instance on the same database (as another machine would run), listening on a free port. */
+export async function secondInstance(t: TestApp): Promise<{ app: App; port: number; close(): Promise<void> }> {
+  const orm = await initOrm({ url: t.db.url, poolMax: 3 });
+  const deps = createDeps(t.config, orm, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const app = await createApp(deps);
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    app,
+    port,
+    async close() {
+      await app.stop();
+      await orm.close(true);
+    },
+  };
+}
+
+/** `npm run worker` as a real child process (TypeScript compiled on load), on the test database. */
+export function spawnWorker(t: TestApp, env: Record<string, string> = {}): ChildProcess {
+  const root = join(__dirname, '..', '..');
+  return fork(join(root, 'src', 'worker.ts'), [], {
+    cwd: root,
+    execArgv: ['-r', join(root, 'test', 'support', 'swc-register.js')],
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATABASE_URL: t.db.url,
+      RENDER_WORKERS: '1',
+      RENDER_STORAGE_DIR: t.config.render.storageDir,
+      RENDER_URL_SECRET: t.config.render.urlSecret ?? '',
+      RENDER_POLL_INTERVAL_MS: String(t.config.render.pollIntervalMs),
+      RENDER_PROGRESS_INTERVAL_MS: String(t.config.render.progressIntervalMs),
+      RENDER_MAINTENANCE_INTERVAL_S: String(t.config.render.maintenanceIntervalS),
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
