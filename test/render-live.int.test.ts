@@ -40,7 +40,7 @@ function watch(client: Client, runId: string) {
 
 describe('live render status across processes (real PostgreSQL)', () => {
   let t: TestApp;
-  let workers: RenderWorker[] = [];
+  const workers: RenderWorker[] = [];
   beforeAll(async () => {
     t = await createTestApp({ env: renderEnv({ RENDER_JOB_EXPIRE_S: '6', RENDER_MAINTENANCE_INTERVAL_S: '1', RENDER_RETRY_DELAY_S: '1' }) });
   });
