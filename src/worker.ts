@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger, { migrate: false, seed: false });
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  const runtime = createRenderRuntime(config, database.url, logger);
+  const runtime = createRenderRuntime(config, database.url, logger, { servesLinks: false });
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();
   logger.info({ workers: config.render.workers }, 'render worker ready');

@@ -98,6 +98,27 @@ describe('live render status across processes (real PostgreSQL)', () => {
     }
   });
 
+  it('a worker process stopped with SIGTERM releases its render to the queue, and another worker completes it', async () => {
+    const child = spawnWorker(t, { SHUTDOWN_TIMEOUT_MS: '3100' }); // 100 ms grace, then release
+    try {
+      const started = await t.http().post('/api/video/render').set(as.nora).send({
+        compositionId: 'social-post', inputProps: { caption: 'Released' }, width: 1280, height: 720, fps: 30, durationInFrames: 300, codec: 'h264',
+      });
+      const runId = started.body.runId as string;
+      await waitForRun(t, as.nora, runId, ['EXECUTING'], 30_000);
+      child.kill('SIGTERM');
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).toBe(0);
+      const released = (await t.http().get('/api/tasks/runs').query({ runId }).set(as.nora)).body.runs[0];
+      expect(released).toMatchObject({ status: 'QUEUED', attempts: 1 });
+      workers.push(await startWorker(t));
+      expect(await waitForRun(t, as.nora, runId, ['COMPLETED', 'FAILED'], 40_000)).toMatchObject({ status: 'COMPLETED', attempts: 2 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      for (const w of workers.splice(0)) await w.stop(1000);
+    }
+  });
+
   it('a run whose worker process is killed mid-render is completed by another worker', async () => {
     const child = spawnWorker(t);
     try {

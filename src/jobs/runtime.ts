@@ -15,11 +15,12 @@ export interface RenderRuntime {
   close(): Promise<void>;
 }
 
-export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger): RenderRuntime {
+export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger, { servesLinks = true } = {}): RenderRuntime {
   let secret = config.render.urlSecret;
   if (!secret) {
+    // Only an API instance hands out links; a worker process never signs one.
     secret = randomBytes(32).toString('base64url');
-    logger.warn('RENDER_URL_SECRET is not set: video links are signed with a key made at start; they stop working at restart and on other instances');
+    if (servesLinks) logger.warn('RENDER_URL_SECRET is not set: video links are signed with a key made at start; they stop working at restart and on other instances');
   }
   const queue = new RenderQueue(databaseUrl, config.render, logger, Math.max(2, config.render.workers + 2));
   const events = new RunEventBus(databaseUrl, logger);
