@@ -77,6 +77,26 @@ describe('live render status across processes (real PostgreSQL)', () => {
     }
   });
 
+  it('keeps a subscription alive when the LISTEN connection drops: it reconnects and catches up', async () => {
+    const other = await secondInstance(t);
+    const client = wsClient(other.port, { 'x-api-key': as.nora['x-api-key'] });
+    try {
+      const runId = (await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'Reconnect' }, width: 16, height: 16, durationInFrames: 5 })).body.runId;
+      const live = watch(client, runId);
+      await live.first;
+      const killed = await t.orm.em.getConnection().execute(
+        "select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = 'render-run-events' and datname = current_database()");
+      expect(killed.length).toBeGreaterThan(0);
+      workers.push(await startWorker(t));
+      await live.done;
+      expect(live.states.at(-1)).toMatchObject({ id: runId, status: 'COMPLETED', progress: 1 });
+    } finally {
+      await client.dispose();
+      await other.close();
+      for (const w of workers.splice(0)) await w.stop(1000);
+    }
+  });
+
   it('refuses a subscription without credentials, and to a run the caller cannot reach', async () => {
     const runId = (await t.http().post('/api/video/render').set(as.sam).send({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 1 })).body.runId;
     await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));

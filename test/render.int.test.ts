@@ -144,3 +144,29 @@ describe('render compositions, links and cancel (real ffmpeg)', () => {
     expect(later).toMatchObject({ status: 'CANCELED', progress: progressAtCancel });
   });
 });
+
+describe('a render that keeps failing (real PostgreSQL)', () => {
+  let t: TestApp;
+  let worker: RenderWorker;
+  beforeAll(async () => {
+    t = await createTestApp({ env: renderEnv({ FFMPEG_PATH: '/nonexistent/ffmpeg', RENDER_RETRY_LIMIT: '1', RENDER_RETRY_DELAY_S: '1' }) });
+    worker = await startWorker(t, 1);
+  });
+  afterAll(async () => {
+    await worker?.stop(1000);
+    await t?.close();
+  });
+
+  it('is retried with backoff, then FAILED with a reason that names no path; its job reaches the dead-letter queue', async () => {
+    const res = await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 2 });
+    const run = await waitForRun(t, as.nora, res.body.runId, ['FAILED', 'COMPLETED'], 30_000);
+    expect(run).toMatchObject({ status: 'FAILED', attempts: 2, output: null, error: 'ffmpeg could not start (ENOENT)', finishedAt: expect.any(String) });
+    const conn = t.orm.em.getConnection();
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const dead = await conn.execute("select count(*)::int as n from pgboss.job where name = 'render-video-dead' and data->>'runId' = ?", [run.id]);
+      if (Number(dead[0].n) === 1) break;
+      if (Date.now() > deadline) throw new Error('job never reached the dead-letter queue');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+});

@@ -80,7 +80,8 @@ export function encode(o: EncodeOptions): Promise<void> {
     });
     child.on('error', (error) => {
       o.signal.removeEventListener('abort', onAbort);
-      reject(new EncodeError(`ffmpeg could not start: ${error.message}`));
+      // The system error names paths: keep it in the logs, not in the run a client reads.
+      reject(new EncodeError(`ffmpeg could not start (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
     });
     child.on('close', (code, signal) => {
       o.signal.removeEventListener('abort', onAbort);

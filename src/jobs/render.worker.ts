@@ -100,9 +100,15 @@ export class RenderWorker {
     }
     const payload = claimed[0].payload;
     const attempt = claimed[0].attempts;
-    const off = await this.deps.events.subscribe(runId, (event) => {
-      if (event !== 'resync' && event.status === 'CANCELED') abort.abort(new RenderStopped('canceled'));
-    });
+    // Cancel arrives by NOTIFY; should LISTEN be down, a progress write that finds the run canceled stops it too.
+    const off = await this.deps.events
+      .subscribe(runId, (event) => {
+        if (event !== 'resync' && event.status === 'CANCELED') abort.abort(new RenderStopped('canceled'));
+      })
+      .catch((error) => {
+        log.warn({ err: error }, 'run events unavailable; cancel is noticed at the next progress write');
+        return () => undefined;
+      });
     // Stop before pg-boss gives the job up, so two renders of one attempt never overlap for long.
     const timer = setTimeout(() => abort.abort(new RenderStopped('timeout')), Math.max(1, job.expireInSeconds * 1000 - 500));
     const scratch = `${runId}-${attempt}`;
