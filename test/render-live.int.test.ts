@@ -54,7 +54,7 @@ describe('live render status across processes (real PostgreSQL)', () => {
     const client = wsClient(other.port, { 'x-api-key': as.nora['x-api-key'] });
     try {
       const started = await t.http().post('/api/video/render').set(as.nora).send({
-        compositionId: 'lyric-video', inputProps: { lines: ['one', 'two'] }, width: 160, height: 90, fps: 10, durationInFrames: 30, codec: 'vp8',
+        compositionId: 'lyric-video', inputProps: { lines: ['one', 'two'] }, width: 1280, height: 720, fps: 30, durationInFrames: 90, codec: 'vp8',
       });
       const runId = started.body.runId as string;
       const live = watch(client, runId);
@@ -68,6 +68,8 @@ describe('live render status across processes (real PostgreSQL)', () => {
       const progress = live.states.map((s) => s.progress);
       expect(progress.every((p, i) => i === 0 || p >= progress[i - 1])).toBe(true);
       expect(progress.at(-1)).toBe(1);
+      // ffmpeg reports every half second: a render of a second or more shows progress on the way.
+      expect(live.states.some((s) => s.status === 'EXECUTING' && s.progress > 0 && s.progress < 1)).toBe(true);
       const last = live.states.at(-1)!;
       expect(last.output).toMatchObject({ codec: 'vp8', url: expect.stringContaining(`/media/renders/${runId}.webm?expires=`) });
     } finally {

@@ -88,6 +88,8 @@ export class RenderWorker {
   private async handle(job: PgBoss.JobWithMetadata<RenderJobData>, abort: AbortController): Promise<void> {
     const { runId } = job.data;
     const log = this.deps.logger.child({ runId, jobId: job.id, retryCount: job.retryCount });
+    // A job fetched while stopping is handed back untouched (pg-boss retries it elsewhere).
+    if (this.stopping) throw new RenderStopped('shutdown');
     const claimed = await this.sql<{ payload: RenderPayload; attempts: number }>(
       `update render_runs set status = 'EXECUTING', started_at = coalesce(started_at, now()), attempts = attempts + 1,
               progress = 0, error = null, finished_at = null

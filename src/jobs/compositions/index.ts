@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Composition, FrameSpec } from './composition';
+import type { Composition } from './composition';
 import { lyricVideo } from './lyric-video';
 import { socialPost } from './social-post';
 import { titleCard } from './title-card';
@@ -20,4 +20,3 @@ export function propsSchema(composition: Composition): Record<string, unknown> {
   return z.toJSONSchema(composition.props, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
-export type { FrameSpec as RenderFrameSpec };
