@@ -132,6 +132,14 @@ describe('render requests and runs without a worker (real PostgreSQL)', () => {
     expect(badId.body.details[0].field).toBe('runId');
   });
 
+  it('lists runs with a fixed number of statements, however many there are', async () => {
+    const list = (limit: number) => t.sql.measure(() => t.http().get('/api/tasks/runs').query({ limit }).set(as.nora));
+    const few = await list(1);
+    const many = await list(20);
+    expect(many.result.body.runs.length).toBeGreaterThan(5);
+    expect(many.count).toBe(few.count);
+  });
+
   it('answers 404 for a run of an account the caller cannot reach, on every operation', async () => {
     const runId = (await render(ok, as.sam)).body.runId;
     const other = await t.http().get('/api/tasks/runs').query({ runId }).set(as.otto);

@@ -63,7 +63,6 @@ const envSchema = z.object({
   RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
   RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
   FFMPEG_PATH: optionalString,
-  FFPROBE_PATH: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -114,7 +113,6 @@ export interface Config {
     pollIntervalMs: number;
     progressIntervalMs: number;
     ffmpegPath?: string;
-    ffprobePath?: string;
   };
 }
 
@@ -177,7 +175,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
       progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
       ffmpegPath: e.FFMPEG_PATH,
-      ffprobePath: e.FFPROBE_PATH,
     },
   };
 }

@@ -26,8 +26,8 @@ export function ffmpegPath(configured?: string): string {
   return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
-export function ffprobePath(configured?: string): string {
-  if (configured) return configured;
+/** ffprobe from npm: tests use it to check what the encoder wrote. */
+export function ffprobePath(): string {
   return (require('@ffprobe-installer/ffprobe') as { path: string }).path;
 }
 

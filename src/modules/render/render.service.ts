@@ -210,7 +210,16 @@ export class RenderService {
       id: run.id,
       status: run.status,
       taskIdentifier: run.taskIdentifier,
-      payload: run.payload as unknown as Record<string, unknown>,
+      // Stored as jsonb (keys re-ordered): answer in the request's own order.
+      payload: {
+        compositionId: run.payload.compositionId,
+        inputProps: run.payload.inputProps,
+        width: run.payload.width,
+        height: run.payload.height,
+        fps: run.payload.fps,
+        durationInFrames: run.payload.durationInFrames,
+        codec: run.payload.codec,
+      },
       progress: run.progress,
       createdAt: run.createdAt,
       updatedAt: run.updatedAt,
