@@ -94,6 +94,17 @@ const envSchema = z.object({
   RESEARCH_TTL_ARTIST_TRACKS_S: int(24 * 3600),
   RESEARCH_TTL_ARTIST_PLAYLISTS_S: int(24 * 3600),
   RESEARCH_TTL_PLATFORM_SEARCH_S: int(3600),
+  RENDER_WORKERS: int(1, 0, 16),
+  RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
+  RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
+  RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  RENDER_RETRY_LIMIT: int(2, 0, 10),
+  RENDER_RETRY_DELAY_S: int(5, 0, 3600),
+  RENDER_JOB_EXPIRE_S: int(1800, 1, 23 * 3600),
+  RENDER_MAINTENANCE_INTERVAL_S: int(30, 1, 3600),
+  RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
+  RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
+  FFMPEG_PATH: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -134,6 +145,21 @@ export interface Config {
   http: { bodyLimit: string };
   providers: ProvidersConfig;
   research: { ttlSeconds: Record<ResearchKind, number> };
+  render: {
+    /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
+    workers: number;
+    storageDir: string;
+    urlTtlS: number;
+    /** HMAC secret of signed video URLs; main.ts generates one (with a warning) when unset. */
+    urlSecret?: string;
+    retryLimit: number;
+    retryDelayS: number;
+    jobExpireS: number;
+    maintenanceIntervalS: number;
+    pollIntervalMs: number;
+    progressIntervalMs: number;
+    ffmpegPath?: string;
+  };
 }
 
 /** Kinds of stored provider answers, each with its own freshness (RESEARCH_TTL_*_S). */
@@ -246,6 +272,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         artist_playlists: e.RESEARCH_TTL_ARTIST_PLAYLISTS_S,
         platform_search: e.RESEARCH_TTL_PLATFORM_SEARCH_S,
       },
+    },
+    render: {
+      workers: e.RENDER_WORKERS,
+      storageDir: e.RENDER_STORAGE_DIR,
+      urlTtlS: e.RENDER_URL_TTL,
+      urlSecret: e.RENDER_URL_SECRET,
+      retryLimit: e.RENDER_RETRY_LIMIT,
+      retryDelayS: e.RENDER_RETRY_DELAY_S,
+      jobExpireS: e.RENDER_JOB_EXPIRE_S,
+      maintenanceIntervalS: e.RENDER_MAINTENANCE_INTERVAL_S,
+      pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
+      progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
+      ffmpegPath: e.FFMPEG_PATH,
     },
   };
 }

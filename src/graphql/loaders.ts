@@ -4,6 +4,7 @@ import { createAgentLoaders } from '../modules/agent/agent.loaders';
 import { createArtistLoaders } from '../modules/artist/artist.loaders';
 import { createCatalogLoaders } from '../modules/catalog/catalog.loaders';
 import { createResearchLoaders } from '../modules/research/research.loaders';
+import { createRenderLoaders } from '../modules/render/render.loaders';
 
 /** Fresh DataLoaders per request, one factory per module. */
 export function createLoaders(em: EntityManager) {
@@ -13,6 +14,7 @@ export function createLoaders(em: EntityManager) {
     ...createArtistLoaders(em),
     ...createCatalogLoaders(em),
     ...createResearchLoaders(em),
+    ...createRenderLoaders(em),
   };
 }
 

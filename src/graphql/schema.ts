@@ -5,6 +5,7 @@ import { AuthChecker, buildSchema, createResolversMap, NonEmptyArray } from 'typ
 import { requireViewer } from '../auth/access';
 import { modules } from '../modules';
 import type { Context } from './context';
+import { createLocalPubSub } from './pubsub';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
 const authChecker: AuthChecker<Context> = ({ context }) => {
@@ -15,10 +16,13 @@ const authChecker: AuthChecker<Context> = ({ context }) => {
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag", "@interfaceObject", "@composeDirective"])';
 
+/** type-graphql needs a pubSub to build Subscription fields (see pubsub.ts for why it is local). */
+const pubSub = createLocalPubSub();
+
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
 export async function buildPlainSchema(): Promise<GraphQLSchema> {
   const resolvers = modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
-  return buildSchema({ resolvers, authChecker, validate: false, emitSchemaFile: false });
+  return buildSchema({ resolvers, authChecker, validate: false, emitSchemaFile: false, pubSub });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,6 +5,7 @@ import { artistModule } from './artist';
 import { catalogModule } from './catalog';
 import { sessionModule } from './session';
 import { researchModule } from './research';
+import { renderModule } from './render';
 import type { AppModule } from './module';
 
 /** Every domain module; the schema, the REST route table and the ORM are built from this list. */
@@ -16,4 +17,5 @@ export const modules: AppModule[] = [
   agentModule,
   sessionModule,
   researchModule,
+  renderModule,
 ];
