@@ -3,6 +3,7 @@ import type { Config } from './config/config';
 import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
+import { createMailer, Mailer } from './auth/mailer';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -10,8 +11,9 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   authenticator: Authenticator;
+  mailer: Mailer;
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
-  return { config, orm, logger, authenticator: new Authenticator(config, new JwtVerifier(config)) };
+  return { config, orm, logger, authenticator: new Authenticator(config, new JwtVerifier(config)), mailer: createMailer(config, logger) };
 }

@@ -15,6 +15,8 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 const optionalUrl = optionalString.pipe(z.string().url({ message: 'must be a URL' }).optional());
 
+const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(4000, 0, 65535),
@@ -36,7 +38,13 @@ const envSchema = z.object({
   AUTH_JWT_PUBLIC_KEY: optionalString,
   AUTH_JWT_ISSUER: optionalString,
   AUTH_JWT_AUDIENCE: optionalString,
-  AUTH_JWT_ALGORITHMS: z.string().default('RS256,ES256,PS256,EdDSA'),
+  // Asymmetric algorithms only: an HMAC or "none" token must never verify against a public key.
+  AUTH_JWT_ALGORITHMS: z
+    .string()
+    .default('RS256,ES256,PS256,EdDSA')
+    .refine((v) => v.split(',').map((a) => a.trim()).filter(Boolean).every((a) => ASYMMETRIC_ALGORITHMS.includes(a)), {
+      message: `must be a comma-separated list of ${'RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA'}`,
+    }),
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
 
@@ -51,6 +59,15 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+}).superRefine((e, ctx) => {
+  // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
+  if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
+  for (const name of ['AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'] as const) {
+    if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY is set' });
+  }
+  if (e.AUTH_JWKS_URL && e.AUTH_JWT_PUBLIC_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['AUTH_JWT_PUBLIC_KEY'], message: 'set either AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY, not both' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
