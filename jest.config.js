@@ -25,6 +25,7 @@ module.exports = {
       displayName: 'int',
       testMatch: ['<rootDir>/{src,test}/**/*.int.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      setupFiles: ['reflect-metadata', '<rootDir>/test/int-setup.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
     },

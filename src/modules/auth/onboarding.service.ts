@@ -51,7 +51,7 @@ export class OnboardingService {
     const { prefix, limits } = { prefix: this.ctx.deps.config.auth.apiKeyPrefix, limits: this.ctx.deps.config.auth };
     const outcome = await this.ctx.em.transactional(async (em) => {
       await this.enforceLimits(em, ip, email, limits.signupLimitPerIpPerHour, limits.signupLimitPerAddressPerHour);
-      await em.getConnection().execute(
+      await em.execute(
         `insert into signup_attempts (id, created_at, updated_at, ip, email) values (gen_random_uuid(), now(), now(), ?, ?)`,
         [ip, email],
       );
@@ -115,11 +115,11 @@ export class OnboardingService {
    * advisory locks serialize signups of one IP and of one address (always IP first: no deadlock).
    */
   private async enforceLimits(em: EntityManager, ip: string, email: string, perIp: number, perAddress: number): Promise<void> {
-    const conn = em.getConnection();
-    await conn.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`signup:ip:${ip}`]);
-    await conn.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`signup:email:${email}`]);
-    await conn.execute(`delete from signup_attempts where (ip = ? or email = ?) and created_at <= now() - ${WINDOW}`, [ip, email]);
-    const [counts] = await conn.execute<{ by_ip: number; ip_wait: number | null; by_email: number; email_wait: number | null }[]>(
+    // em.execute runs inside the transaction; em.getConnection().execute would take another connection.
+    await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`signup:ip:${ip}`]);
+    await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`signup:email:${email}`]);
+    await em.execute(`delete from signup_attempts where (ip = ? or email = ?) and created_at <= now() - ${WINDOW}`, [ip, email]);
+    const [counts] = await em.execute<{ by_ip: number; ip_wait: number | null; by_email: number; email_wait: number | null }[]>(
       `select count(*) filter (where ip = ?)::int as by_ip,
               extract(epoch from min(created_at) filter (where ip = ?) + ${WINDOW} - now())::float8 as ip_wait,
               count(*) filter (where email = ?)::int as by_email,
