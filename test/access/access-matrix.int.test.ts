@@ -60,6 +60,14 @@ describe('access matrix', () => {
     expect(Object.keys(cases).filter((k) => !known.has(k))).toEqual([]);
   });
 
+  // A bad credential fails the whole GraphQL request (401); none at all fails each protected field
+  // (UNAUTHENTICATED in errors, HTTP 200), since signupAgent and verifyAgent need none.
+  it.each([...CREDENTIAL_CASES])('GraphQL refuses %s', async (name) => {
+    const res = await t.graphql('{ me { status } }', {}, credentials[name]);
+    const status = name === 'no credentials' ? 200 : 401;
+    expect({ status: res.status, data: res.body.data?.me ?? null, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status, data: null, code: 'UNAUTHENTICATED' });
+  });
+
   describe.each(routes)('$key', ({ route, key }) => {
     it.each(allCases)('%s', async (name) => {
       const entry = cases[key];

@@ -115,6 +115,8 @@ describe('agent onboarding (POST /api/agents/signup, /api/agents/verify)', () =>
     expect(dead.body.code).toBe('RATE_LIMITED');
     expect(Number(dead.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(dead.headers['retry-after'])).toBeLessThanOrEqual(600);
+    await signup(email);
+    expect((await verify(email, codeFor(email)!)).status).toBe(200);
 
     const late = `late-${randomUUID().slice(0, 8)}@example.test`;
     await signup(late);
