@@ -19,6 +19,7 @@ describe('access matrix', () => {
   let idp: JwtIssuer;
   let world: World;
   let credentials: Record<CaseName, Record<string, string>>;
+  const shared = new Map<string, Promise<unknown>>();
 
   beforeAll(async () => {
     idp = await startJwtIssuer();
@@ -111,6 +112,10 @@ describe('access matrix', () => {
       freshAccount: async (organizations = []) => {
         const created = await createAccount(t.orm, { organizations });
         return { id: created.account.id, headers: created.headers };
+      },
+      once: <T>(key: string, make: () => Promise<T>): Promise<T> => {
+        if (!shared.has(key)) shared.set(key, make());
+        return shared.get(key) as Promise<T>;
       },
     };
   }

@@ -22,7 +22,9 @@
  * Entry fields (all optional):
  * - request(s): the request a case sends, as `{ path?, query?, body? }`; `path` is the concrete
  *   path (default: the route path, which then must have no `:params`). It may create data: it runs
- *   once per case, so use `s.unique` / `s.freshAccount()` for anything a request consumes.
+ *   once per case, so use `s.unique` / `s.freshAccount()` for anything a request consumes, and
+ *   `s.once(name, make)` for data the cases only read or may change freely (made by the first case
+ *   that asks, then shared by every case of every route asking for the same name).
  * - ok: status of an accepted request (default 200).
  * - accountId: true when the route honours account_id (rules 5-8). The harness then expects 403
  *   for "other-org account_id" and the route's ok status for own / same-org / admin.
@@ -82,6 +84,11 @@ export interface Situation {
   unique: string;
   /** A new person account (optionally a member of organizations), for routes that consume one. */
   freshAccount(organizations?: string[]): Promise<{ id: string; headers: Record<string, string> }>;
+  /**
+   * `make()` run once per matrix run for `name` (prefix it with the module), its promise shared by
+   * every later call with that name: setup that need not be repeated for each of the ~16 cases.
+   */
+  once<T>(name: string, make: () => Promise<T>): Promise<T>;
 }
 
 export interface AccessRequest {

@@ -4,6 +4,7 @@ import type { AppModule } from '../module';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
 import { artistRoutes } from './artist.routes';
+import { ArtistService } from './artist.service';
 import type { Artist } from './artist.types';
 import { isUuid } from './artist.inputs';
 
@@ -13,11 +14,13 @@ export const artistModule: AppModule = {
   resolvers: [ArtistResolver, ArtistGraphResolver],
   routes: artistRoutes,
   references: {
+    /** Only an artist the caller reaches resolves (as Query.artist); any other is null. */
     Artist: {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Artist | null> {
-        if (!isUuid(ref.id)) return null;
+        if (!ctx.viewer || !isUuid(ref.id)) return null;
         const account = await ctx.loaders.accountById.load(ref.id);
-        return account && account.kind === AccountKind.artist ? { id: account.id, name: account.name } : null;
+        if (!account || account.kind !== AccountKind.artist) return null;
+        return (await new ArtistService(ctx).canReach(account.id)) ? { id: account.id, name: account.name } : null;
       },
     },
   },
