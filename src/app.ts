@@ -30,7 +30,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
   const server = createServer(app);
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // Which proxies may set X-Forwarded-For: client IPs feed the per-IP signup limit.
+  app.set('trust proxy', deps.config.http.trustProxy);
 
   app.use(
     pinoHttp({

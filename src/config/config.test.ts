@@ -36,3 +36,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '0' })).toThrow(/SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR/);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('defaults to trusting only loopback proxies and parses hop counts and booleans', () => {
+    expect(loadConfig({}).http.trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).http.trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone!' })).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -76,6 +76,10 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|loopback|linklocal|uniquelocal|\d{1,2}|[\d.:/a-fA-F, ]+)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
+    .default('loopback'),
 
   PLATFORM_A_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.spotify.com'),
   PLATFORM_A_ACCOUNTS_URL: z.string().url({ message: 'must be a URL' }).default('https://accounts.spotify.com'),
@@ -158,7 +162,7 @@ export interface Config {
   };
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
-  http: { bodyLimit: string };
+  http: { bodyLimit: string; trustProxy: boolean | number | string };
   providers: ProvidersConfig;
   research: { ttlSeconds: Record<ResearchKind, number> };
   render: {
@@ -256,7 +260,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
-    http: { bodyLimit: e.REQUEST_BODY_LIMIT },
+    http: {
+      bodyLimit: e.REQUEST_BODY_LIMIT,
+      trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    },
     providers: {
       http: {
         timeoutMs: e.PROVIDER_TIMEOUT_MS,
