@@ -78,7 +78,7 @@ const envSchema = z.object({
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|loopback|linklocal|uniquelocal|\d{1,2}|[\d.:/a-fA-F, ]+)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
+    .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
     .default('loopback'),
 
   PLATFORM_A_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.spotify.com'),

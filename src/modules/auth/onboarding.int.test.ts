@@ -28,7 +28,8 @@ describe('agent onboarding (POST /api/agents/signup, /api/agents/verify)', () =>
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { SIGNUP_LIMIT_PER_IP_PER_HOUR: '8', SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '5' } });
+    // Requests arrive through a proxy at 10.0.0.1 (trusted), which appends the client address.
+    t = await createTestApp({ env: { SIGNUP_LIMIT_PER_IP_PER_HOUR: '8', SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '5', TRUST_PROXY: 'loopback, 10.0.0.1' } });
     t.deps.mailer = { send: async (m) => void sent.push(m) };
   });
   beforeEach(() => {
