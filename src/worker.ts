@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createLogger } from './common/logger';
+import { exitGracefullyOnSignals } from './common/shutdown';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { RenderWorker } from './jobs/render.worker';
@@ -32,36 +33,16 @@ async function main(): Promise<void> {
   }
   // The API process applies migrations and loads demo data; a worker only works.
   const database = await openDatabase(config, logger, { migrate: false, seed: false });
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
   const runtime = createRenderRuntime(config, database.url, logger, { servesLinks: false });
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();
   logger.info({ workers: config.render.workers }, 'render worker ready');
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: no new jobs; finishing or releasing the ones in hand');
-    const timer = setTimeout(() => {
-      logger.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    (async () => {
-      await worker.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
-      await runtime.close();
-      await database.close();
-      logger.info('stopped');
-      process.exit(0);
-    })().catch((error) => {
-      logger.error({ err: error }, 'error during shutdown');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'stopping: no new jobs; finishing or releasing the ones in hand', async () => {
+    await worker.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
+    await runtime.close();
+    await database.close();
+  });
 }
 
 main().catch((error) => {
