@@ -52,6 +52,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+
+  ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -90,6 +92,8 @@ export interface Config {
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
   http: { bodyLimit: string };
+  /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
+  federation: { routerSecret?: string };
 }
 
 export class ConfigError extends Error {
@@ -140,5 +144,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
     http: { bodyLimit: e.REQUEST_BODY_LIMIT },
+    federation: { routerSecret: e.ROUTER_SECRET },
   };
 }

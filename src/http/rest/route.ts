@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '../../common/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -19,4 +20,10 @@ export interface RestRoute {
   input?: z.ZodObject;
   tags?: string[];
   description?: string;
+  /**
+   * Error codes this route answers with beyond the ones the OpenAPI document infers (400 with
+   * input, 401/403 with credentials, 404 with path parameters, 500, 503), e.g. CONFLICT,
+   * RATE_LIMITED, PROVIDER_ERROR, or NOT_FOUND on a route without path parameters.
+   */
+  errors?: ErrorCode[];
 }
