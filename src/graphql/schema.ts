@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { GraphQLDirective, GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
 import { modules } from '../modules';
@@ -28,10 +28,26 @@ export interface SubgraphOptions {
   extraTypeDefs?: string;
 }
 
+export interface PlainSchemaOptions {
+  /** Resolver classes (default: every module's). */
+  resolvers?: NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  /** Object types no field reaches (e.g. entities only other subgraphs reference). */
+  orphanedTypes?: Function[]; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  /** Custom directive definitions applied with type-graphql's @Directive. */
+  directives?: GraphQLDirective[];
+}
+
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
-export async function buildPlainSchema(): Promise<GraphQLSchema> {
-  const resolvers = modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
-  return buildSchema({ resolvers, authChecker, validate: false, emitSchemaFile: false });
+export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promise<GraphQLSchema> {
+  const resolvers = options.resolvers ?? (modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  return buildSchema({
+    resolvers,
+    authChecker,
+    validate: false,
+    emitSchemaFile: false,
+    ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
+    ...(options.directives ? { directives: options.directives } : {}),
+  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors';
 import { toHttpError } from '../rest/error-status';
 import { sendError } from '../rest/rest.router';
 import { Asset, graphiqlAssets, swaggerAssets } from './assets';
-import { DOCS_CSP, GRAPHIQL_INIT, SWAGGER_INIT, graphiqlPage, swaggerPage } from './pages';
+import { DOCS_CSP, GRAPHIQL_INIT, SWAGGER_INIT, swaggerPage } from './pages';
 
 function serveAssets(assets: Record<string, Asset>, route: string): express.Router {
   const router = express.Router();
