@@ -41,4 +41,16 @@ export const TARGETS: FederationTarget[] = [
     rootQuery: '{ organizations { organizations { id name notes { text } } } }',
     rootListPath: ['organizations', 'organizations'],
   },
+  {
+    typeName: 'AgentTemplate',
+    key: 'id',
+    keyType: 'ID!',
+    fields: 'id title',
+    caller: as.otto,
+    visible: DEMO.templatePublic,
+    hidden: DEMO.templatePrivate,
+    expected: { id: DEMO.templatePublic, title: 'Playlist pitch writer' },
+    rootQuery: '{ agentTemplates { templates { id title notes { text } } } }',
+    rootListPath: ['agentTemplates', 'templates'],
+  },
 ];

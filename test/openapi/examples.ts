@@ -28,4 +28,7 @@ export const PARAMS: Record<string, string> = {
 
 export const ROUTES: Record<string, RouteExample> = {
   'POST /api/organizations': { as: as.otto, body: { name: 'Documented Org' } },
+  'PUT /api/agents/templates/{id}/favorite': { params: { id: DEMO.templatePublic } },
+  'PATCH /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },
+  'DELETE /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },
 };

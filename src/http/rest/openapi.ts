@@ -241,8 +241,18 @@ function zodInput(route: RestRoute): { properties: Record<string, JsonObject>; r
 /** GraphQL's type of an argument, overlaid with the zod schema's bounds, defaults, enums and formats. */
 function mergeSchemas(graphql: JsonObject, zod: JsonObject | undefined): Schema {
   if (!zod || !Object.keys(zod).length) return graphql as Schema;
-  const { $schema: _schema, ...overlay } = zod;
+  const { $schema: _schema, ...given } = zod;
+  // zod writes an optional nullable value as anyOf [schema, null]: keep one schema, nullable.
+  let overlay: JsonObject = given;
+  let nullable = false;
+  const branches = given.anyOf as JsonObject[] | undefined;
+  if (Array.isArray(branches) && branches.length === 2 && branches.some((b) => b.type === 'null')) {
+    const { anyOf: _anyOf, ...rest } = given;
+    overlay = { ...branches.find((b) => b.type !== 'null')!, ...rest };
+    nullable = true;
+  }
   const merged: JsonObject = { ...graphql, ...overlay };
+  if (nullable && typeof merged.type === 'string') merged.type = [merged.type, 'null'];
   if ('$ref' in graphql && !('$ref' in overlay) && ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'properties', 'items'].some((k) => k in overlay)) delete merged.$ref;
   if (graphql.type === 'integer' && overlay.type === 'number') merged.type = 'integer';
   if (graphql.type === 'integer' && overlay.type === 'integer' && graphql.format) merged.format = graphql.format;
