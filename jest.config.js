@@ -6,7 +6,7 @@ const transform = { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] };
 const common = {
   transform,
   testEnvironment: 'node',
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/isolate-globals.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

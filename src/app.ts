@@ -16,11 +16,12 @@ import { toHttpError } from './http/rest/error-status';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { modules } from './modules';
+import { renderFilesRouter } from './modules/render/render.files';
 
 export interface App {
   express: express.Express;
   server: Server;
-  /** Stops websockets and Apollo; the HTTP server is drained by Apollo's plugin. */
+  /** Stops websockets and Apollo (the HTTP server is drained by Apollo's plugin), then the render queue and run events. */
   stop(): Promise<void>;
 }
 
@@ -83,6 +84,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
+  app.use(renderFilesRouter(deps));
   app.use('/api', createRestRouter(deps, plain, routes));
 
   app.use((req: Request, res: Response) => {
@@ -108,6 +110,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await websockets.close();
       deps.logger.debug('stopping apollo (drains HTTP)');
       await apollo.stop();
+      deps.logger.debug('closing the render queue and run events');
+      await deps.render.close();
     },
   };
 }

@@ -3,6 +3,8 @@ import type { Config } from './config/config';
 import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
+import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
+import { createProviders, Providers } from './providers';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -10,8 +12,18 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   authenticator: Authenticator;
+  providers: Providers;
+  /** Render queue, run events (LISTEN/NOTIFY), video storage and link signer; closed by App.stop(). */
+  render: RenderRuntime;
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
-  return { config, orm, logger, authenticator: new Authenticator(config, new JwtVerifier(config)) };
+  return {
+    config,
+    orm,
+    logger,
+    authenticator: new Authenticator(config, new JwtVerifier(config)),
+    providers: createProviders(config, logger),
+    render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
+  };
 }

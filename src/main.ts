@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
+import { RenderWorker } from './jobs/render.worker';
 
 async function main(): Promise<void> {
   let config;
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
 
   const deps = createDeps(config, database.orm, logger);
   const app = await createApp(deps);
+  // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
+  await deps.render.queue.start();
+  const worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
+  await worker?.start();
   await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
 
   const base = config.publicUrl;
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
+    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.storageDir}`,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
   ];
   if (database.embedded || config.database.demoSeed === 'true') {
@@ -55,6 +61,8 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     timer.unref();
     (async () => {
+      // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
+      await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
       await app.stop();
       logger.debug('http server drained');
       await database.close();

@@ -103,6 +103,49 @@ export class AccessPolicy {
     return viewer.accountId === sessionAccountId;
   }
 
+  /**
+   * SQL condition "the account in `column` is reachable by the viewer" (rules above), with its
+   * bindings; used inside batched queries so one statement answers for many ids.
+   */
+  private reachCondition(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
+    if (viewer.isAdmin) return { sql: 'true', bindings: [] };
+    const scope = pgArray(viewerScope(viewer));
+    return {
+      sql: `(${column} = any(?::uuid[])
+          or exists (select 1 from memberships m where m.organization_id = any(?::uuid[]) and m.member_id = ${column})
+          or exists (select 1 from roster_entries r where r.owner_id = any(?::uuid[]) and r.artist_id = ${column}))`,
+      bindings: [scope, scope, scope],
+    };
+  }
+
+  /** The subset of `accountIds` the viewer may reach, in one statement. */
+  async reachableAmong(viewer: Viewer, accountIds: readonly string[]): Promise<Set<string>> {
+    if (viewer.isAdmin || accountIds.length === 0) return new Set(accountIds);
+    const reach = this.reachCondition(viewer, 't.id');
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `select t.id from unnest(?::uuid[]) as t(id) where ${reach.sql}`,
+      [pgArray(accountIds), ...reach.bindings],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Catalogs by id, each with whether the viewer reaches it: a catalog is reachable through any
+   * account linked to it that the viewer may access. Ids absent from the answer do not exist.
+   * One statement; it also returns the catalog row so callers need not load it again.
+   */
+  async catalogAccess(viewer: Viewer, catalogIds: readonly string[]): Promise<Map<string, CatalogAccessRow>> {
+    if (catalogIds.length === 0) return new Map();
+    const reach = this.reachCondition(viewer, 'ac.account_id');
+    const rows = await this.em.getConnection().execute<CatalogAccessRow[]>(
+      `select c.id, c.name, c.created_at, c.updated_at,
+              ${viewer.isAdmin ? 'true' : `exists (select 1 from account_catalogs ac where ac.catalog_id = c.id and ${reach.sql})`} as reachable
+         from catalogs c where c.id = any(?::uuid[])`,
+      [...reach.bindings, pgArray(catalogIds)],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   /** Every account the viewer may reach, for list queries; null means all (admin). */
   async reachableAccountIds(viewer: Viewer): Promise<string[] | null> {
     if (viewer.isAdmin) return null;
@@ -117,6 +160,14 @@ export class AccessPolicy {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CatalogAccessRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+  reachable: boolean;
+}
 
 export function requireViewer(viewer: Viewer | null | undefined): Viewer {
   if (!viewer) throw new AppError('UNAUTHENTICATED', 'Missing credentials: send x-api-key or Authorization: Bearer');

@@ -4,8 +4,12 @@ import { AppError, FieldProblem } from './errors';
 /** Formats zod issues as the `details` of a 400: one entry per invalid or missing field. */
 export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    const field = [prefix, path].filter(Boolean).join('.') || prefix || 'body';
+    // Same notation as the REST input check: songs[0].isrc
+    const field =
+      issue.path.reduce<string>(
+        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
+        prefix,
+      ) || 'body';
     return { field, message: issue.message };
   });
 }

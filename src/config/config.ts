@@ -15,6 +15,23 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 const optionalUrl = optionalString.pipe(z.string().url({ message: 'must be a URL' }).optional());
 
+/** `platform_a=spotify,platform_b=apple_music`: the contract's neutral platform names → upstream names. */
+const platformMap = (def: string) => z
+  .string()
+  .default(def)
+  .transform((v, ctx) => {
+    const map: Record<string, string> = {};
+    for (const pair of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const m = /^(platform_[a-z])=([a-z0-9_]+)$/.exec(pair);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `"${pair}" is not platform_x=name` });
+        return z.NEVER;
+      }
+      map[m[1]] = m[2];
+    }
+    return map;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(4000, 0, 65535),
@@ -52,6 +69,42 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+
+  PLATFORM_A_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.spotify.com'),
+  PLATFORM_A_ACCOUNTS_URL: z.string().url({ message: 'must be a URL' }).default('https://accounts.spotify.com'),
+  PLATFORM_A_CLIENT_ID: optionalString,
+  PLATFORM_A_CLIENT_SECRET: optionalString,
+  TRACK_STATS_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.songstats.com/enterprise/v1'),
+  TRACK_STATS_API_KEY: optionalString,
+  MUSIC_INTEL_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.chartmetric.com'),
+  MUSIC_INTEL_REFRESH_TOKEN: optionalString,
+  PROVIDER_PLATFORM_NAMES: platformMap('platform_a=spotify,platform_b=apple_music,platform_c=deezer,platform_d=youtube'),
+  PROVIDER_CURATOR_PLATFORM_NAMES: platformMap('platform_a=spotify,platform_b=applemusic,platform_c=deezer'),
+  PROVIDER_TIMEOUT_MS: int(5000, 1, 120_000),
+  PROVIDER_RETRIES: int(2, 0, 10),
+  PROVIDER_RETRY_BASE_MS: int(200, 0, 60_000),
+  PROVIDER_RETRY_MAX_WAIT_MS: int(5000, 0, 600_000),
+  PROVIDER_BREAKER_FAILURES: int(5, 1, 1000),
+  PROVIDER_BREAKER_OPEN_MS: int(30_000, 1, 3_600_000),
+  RESEARCH_TTL_TRACK_STATS_S: int(6 * 3600),
+  RESEARCH_TTL_DISCOVER_S: int(24 * 3600),
+  RESEARCH_TTL_CURATOR_S: int(24 * 3600),
+  RESEARCH_TTL_SEARCH_S: int(3600),
+  RESEARCH_TTL_GENRES_S: int(7 * 24 * 3600),
+  RESEARCH_TTL_ARTIST_TRACKS_S: int(24 * 3600),
+  RESEARCH_TTL_ARTIST_PLAYLISTS_S: int(24 * 3600),
+  RESEARCH_TTL_PLATFORM_SEARCH_S: int(3600),
+  RENDER_WORKERS: int(1, 0, 16),
+  RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
+  RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
+  RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  RENDER_RETRY_LIMIT: int(2, 0, 10),
+  RENDER_RETRY_DELAY_S: int(5, 0, 3600),
+  RENDER_JOB_EXPIRE_S: int(1800, 1, 23 * 3600),
+  RENDER_MAINTENANCE_INTERVAL_S: int(30, 1, 3600),
+  RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
+  RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
+  FFMPEG_PATH: optionalString,
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 });
@@ -94,6 +147,54 @@ export interface Config {
   http: { bodyLimit: string };
   /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
   federation: { routerSecret?: string };
+  providers: ProvidersConfig;
+  research: { ttlSeconds: Record<ResearchKind, number> };
+  render: {
+    /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
+    workers: number;
+    storageDir: string;
+    urlTtlS: number;
+    /** HMAC secret of signed video URLs; main.ts generates one (with a warning) when unset. */
+    urlSecret?: string;
+    retryLimit: number;
+    retryDelayS: number;
+    jobExpireS: number;
+    maintenanceIntervalS: number;
+    pollIntervalMs: number;
+    progressIntervalMs: number;
+    ffmpegPath?: string;
+  };
+}
+
+/** Kinds of stored provider answers, each with its own freshness (RESEARCH_TTL_*_S). */
+export type ResearchKind =
+  | 'track_stats'
+  | 'discover'
+  | 'curator'
+  | 'search'
+  | 'genres'
+  | 'artist_tracks'
+  | 'artist_playlists'
+  | 'platform_search';
+
+export interface ProvidersConfig {
+  /** Resilience shared by every upstream client. */
+  http: {
+    timeoutMs: number;
+    retries: number;
+    retryBaseMs: number;
+    /** Longest Retry-After the client waits out itself; a longer one fails at once with 503. */
+    retryMaxWaitMs: number;
+    breakerFailures: number;
+    breakerOpenMs: number;
+  };
+  /** Neutral platform name (platform_a…) → upstream name, for track ids and stats sources. */
+  platformNames: Record<string, string>;
+  /** Neutral platform name → upstream name in the music intelligence provider's curator/playlist paths. */
+  curatorPlatformNames: Record<string, string>;
+  platformA: { apiUrl: string; accountsUrl: string; clientId?: string; clientSecret?: string };
+  trackStats: { apiUrl: string; apiKey?: string };
+  musicIntel: { apiUrl: string; refreshToken?: string };
 }
 
 export class ConfigError extends Error {
@@ -144,6 +245,52 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
     http: { bodyLimit: e.REQUEST_BODY_LIMIT },
+    providers: {
+      http: {
+        timeoutMs: e.PROVIDER_TIMEOUT_MS,
+        retries: e.PROVIDER_RETRIES,
+        retryBaseMs: e.PROVIDER_RETRY_BASE_MS,
+        retryMaxWaitMs: e.PROVIDER_RETRY_MAX_WAIT_MS,
+        breakerFailures: e.PROVIDER_BREAKER_FAILURES,
+        breakerOpenMs: e.PROVIDER_BREAKER_OPEN_MS,
+      },
+      platformNames: e.PROVIDER_PLATFORM_NAMES,
+      curatorPlatformNames: e.PROVIDER_CURATOR_PLATFORM_NAMES,
+      platformA: {
+        apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ''),
+        accountsUrl: e.PLATFORM_A_ACCOUNTS_URL.replace(/\/$/, ''),
+        clientId: e.PLATFORM_A_CLIENT_ID,
+        clientSecret: e.PLATFORM_A_CLIENT_SECRET,
+      },
+      trackStats: { apiUrl: e.TRACK_STATS_API_URL.replace(/\/$/, ''), apiKey: e.TRACK_STATS_API_KEY },
+      musicIntel: { apiUrl: e.MUSIC_INTEL_API_URL.replace(/\/$/, ''), refreshToken: e.MUSIC_INTEL_REFRESH_TOKEN },
+    },
+    research: {
+      ttlSeconds: {
+        track_stats: e.RESEARCH_TTL_TRACK_STATS_S,
+        discover: e.RESEARCH_TTL_DISCOVER_S,
+        curator: e.RESEARCH_TTL_CURATOR_S,
+        search: e.RESEARCH_TTL_SEARCH_S,
+        genres: e.RESEARCH_TTL_GENRES_S,
+        artist_tracks: e.RESEARCH_TTL_ARTIST_TRACKS_S,
+        artist_playlists: e.RESEARCH_TTL_ARTIST_PLAYLISTS_S,
+        platform_search: e.RESEARCH_TTL_PLATFORM_SEARCH_S,
+      },
+    },
+    render: {
+      workers: e.RENDER_WORKERS,
+      storageDir: e.RENDER_STORAGE_DIR,
+      urlTtlS: e.RENDER_URL_TTL,
+      urlSecret: e.RENDER_URL_SECRET,
+      retryLimit: e.RENDER_RETRY_LIMIT,
+      retryDelayS: e.RENDER_RETRY_DELAY_S,
+      jobExpireS: e.RENDER_JOB_EXPIRE_S,
+      maintenanceIntervalS: e.RENDER_MAINTENANCE_INTERVAL_S,
+      pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
+      progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
+      ffmpegPath: e.FFMPEG_PATH,
+    },
+
     federation: { routerSecret: e.ROUTER_SECRET },
   };
 }

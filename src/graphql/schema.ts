@@ -6,6 +6,7 @@ import { requireViewer } from '../auth/access';
 import { modules } from '../modules';
 import type { Context } from './context';
 import { requireRouterSecret } from './federation';
+import { createLocalPubSub } from './pubsub';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
 const authChecker: AuthChecker<Context> = ({ context }) => {
@@ -28,6 +29,9 @@ export interface SubgraphOptions {
   extraTypeDefs?: string;
 }
 
+/** type-graphql needs a pubSub to build Subscription fields (see pubsub.ts for why it is local). */
+const pubSub = createLocalPubSub();
+
 export interface PlainSchemaOptions {
   /** Resolver classes (default: every module's). */
   resolvers?: NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
@@ -45,6 +49,7 @@ export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promis
     authChecker,
     validate: false,
     emitSchemaFile: false,
+    pubSub,
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });

@@ -1,4 +1,6 @@
+import type supertest from 'supertest';
 import { DEMO } from '../../src/db/seeders/demo.data';
+import { DEMO_RESEARCH } from '../../src/db/seeders/research.seed';
 import { as } from '../demo';
 
 /**
@@ -17,6 +19,8 @@ export interface RouteExample {
   body?: Record<string, unknown>;
   /** Expected status (default: the documented success status). */
   status?: number;
+  /** Runs first (e.g. creates the row a path parameter names); its answer is merged into the example. */
+  prepare?: (http: () => supertest.Agent) => Promise<Partial<RouteExample>>;
 }
 
 /** Path parameter values by parameter name, for routes without their own entry. */
@@ -31,4 +35,30 @@ export const ROUTES: Record<string, RouteExample> = {
   'PUT /api/agents/templates/{id}/favorite': { params: { id: DEMO.templatePublic } },
   'PATCH /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },
   'DELETE /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },
+
+  'GET /api/artist/socials': { query: { artist_account_id: DEMO.luna } },
+  'GET /api/artists/{id}/socials': { params: { id: DEMO.luna } },
+  'POST /api/artists/{id}/socials': { params: { id: DEMO.luna }, body: { profile_url: 'https://social.example/luna-docs', username: 'luna-docs' } },
+
+  'POST /api/catalogs': { body: { name: 'Documented catalog' } },
+  'GET /api/catalogs/songs': { query: { catalog_id: DEMO.catalogNorthwind } },
+  'POST /api/catalogs/songs': { body: { songs: [{ catalog_id: DEMO.catalogNorthwind, isrc: 'GBNWR2400099', name: 'Documented Song' }] } },
+  'DELETE /api/catalogs/songs': { body: { songs: [{ catalog_id: DEMO.catalogNorthwind, isrc: 'GBNWR2400099' }] } },
+  'DELETE /api/catalogs': { body: { catalogs: [{ catalog_id: DEMO.catalogShared, account_id: DEMO.northwind }] } },
+
+  // Served from the stored provider answers of the demo data set (no provider is configured in tests).
+  'GET /api/research/track/stats': { query: { isrc: DEMO_RESEARCH.tracks[0].isrc, source: 'platform_a' } },
+  'GET /api/research/curator': { query: { platform: 'platform_a', id: DEMO_RESEARCH.curators[0].id } },
+  'GET /api/research/tracks': { query: { artist: String(DEMO_RESEARCH.artists[0].id) } },
+  'GET /api/research/playlists': { query: { artist: String(DEMO_RESEARCH.artists[0].id) } },
+  'GET /api/research': { query: { q: DEMO_RESEARCH.artists[0].name, type: 'artists' } },
+  'GET /api/platform_a/search': { query: { q: DEMO_RESEARCH.artists[0].name, type: 'artist' } },
+
+  'POST /api/video/render': { body: { compositionId: 'title-card', inputProps: { title: 'Documented' } } },
+  'POST /api/tasks/runs/{runId}/cancel': {
+    prepare: async (http) => {
+      const res = await http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'Documented' } });
+      return { params: { runId: res.body.runId } };
+    },
+  },
 };

@@ -152,7 +152,9 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
     let served = 0;
     for (const { method, path, op } of operations(doc)) {
       const key = `${method.toUpperCase()} ${path}`;
-      const example = ROUTES[key] ?? {};
+      const given = ROUTES[key] ?? {};
+      const prepared = given.prepare ? await given.prepare(() => t.http()) : {};
+      const example = { ...given, ...prepared, params: { ...given.params, ...prepared.params } };
       let url = path;
       const query = new URLSearchParams();
       for (const param of op.parameters ?? []) {

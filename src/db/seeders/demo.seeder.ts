@@ -4,6 +4,7 @@ import { apiKeyHint, hashApiKey } from '../../auth/api-keys';
 import type { Orm } from '../orm';
 import { pgArray } from '../sql';
 import { DEMO, DEMO_KEYS } from './demo.data';
+import { seedResearch } from './research.seed';
 
 type Row = Record<string, unknown>;
 
@@ -131,6 +132,7 @@ export async function seedDemo(orm: Orm, config: Config): Promise<boolean> {
       { id: link(303), chat_id: DEMO.chatPitch, role: 'user', content: 'Draft a pitch for Tidal Lights.', created_at: stamp(35), updated_at: stamp(35) },
       { id: link(304), chat_id: DEMO.chatPitch, role: 'assistant', content: 'Tidal Lights is a shimmering dream-pop single...', created_at: stamp(30), updated_at: stamp(30) },
     ]);
+    await seedResearch(tx as EntityManager, now);
     return !existed;
   });
 }

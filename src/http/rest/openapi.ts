@@ -200,8 +200,11 @@ function operationFor(
 
 /**
  * The error statuses a route can answer: 400 when it takes input, 401 and (with input) 403 when it
- * needs credentials, 404 with path parameters, 500 and 503 always, plus what the route declares.
+ * needs credentials, 404 with path parameters or id arguments, 500 and 503 always, plus what the
+ * route declares in `errors`.
  */
+const ID_ARG = /(^id$|_id$|[a-z]Id$)/;
+
 export function errorStatuses(route: RestRoute, args: readonly GraphQLArgument[]): number[] {
   const statuses = new Set<number>([500, 503]);
   if (args.length) statuses.add(400);
@@ -209,7 +212,8 @@ export function errorStatuses(route: RestRoute, args: readonly GraphQLArgument[]
     statuses.add(401);
     if (args.length) statuses.add(403);
   }
-  if (/:\w+/.test(route.path)) statuses.add(404);
+  // A path parameter, or an argument naming a row (id, *_id, *Id), may name one that is absent or hidden.
+  if (/:\w+/.test(route.path) || args.some((a) => ID_ARG.test(a.name))) statuses.add(404);
   for (const code of route.errors ?? []) statuses.add(ERROR_STATUS[code]);
   return [...statuses].sort((a, b) => a - b);
 }

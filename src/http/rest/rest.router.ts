@@ -1,5 +1,5 @@
 import express, { NextFunction, Request, Response as ExpressResponse } from 'express';
-import { GraphQLSchema } from 'graphql';
+import { execute, ExecutionArgs, GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../common/errors';
@@ -24,9 +24,18 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
  * /api is a 404. Each route authenticates (401), then checks its raw input (400), then runs.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
+  const omitNull = new Set(routes.filter((r) => r.omitNullFields).map((r) => r.operation.split('.')[1]));
   const sofa = useSofa({
     basePath: '/api',
     schema,
+    execute: (async (args: ExecutionArgs) => {
+      const result = await execute(args);
+      for (const [field, value] of Object.entries(result.data ?? {})) {
+        if (!omitNull.has(field) || !value || typeof value !== 'object') continue;
+        for (const [key, member] of Object.entries(value)) if (member === null) delete (value as Record<string, unknown>)[key];
+      }
+      return result;
+    }) as typeof execute,
     routes: Object.fromEntries(
       routes.map((r) => [
         r.operation,

@@ -22,8 +22,10 @@ export interface RestRoute {
   description?: string;
   /**
    * Error codes this route answers with beyond the ones the OpenAPI document infers (400 with
-   * input, 401/403 with credentials, 404 with path parameters, 500, 503), e.g. CONFLICT,
-   * RATE_LIMITED, PROVIDER_ERROR, or NOT_FOUND on a route without path parameters.
+   * input, 401/403 with credentials, 404 with path parameters or id arguments, 500, 503), e.g.
+   * CONFLICT, RATE_LIMITED, PROVIDER_ERROR, PROVIDER_TIMEOUT.
    */
   errors?: ErrorCode[];
+  /** Leave top-level members that are null out of the answer (members the contract says appear only sometimes). */
+  omitNullFields?: boolean;
 }

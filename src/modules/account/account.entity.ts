@@ -9,6 +9,7 @@ export enum AccountKind {
 }
 
 @Entity({ tableName: 'accounts' })
+@Index({ name: 'accounts_artist_lower_name_idx', expression: `create index "accounts_artist_lower_name_idx" on "accounts" (lower("name")) where "kind" = 'artist'` })
 export class Account extends BaseEntity {
   @Enum({ items: () => AccountKind, nativeEnumName: 'account_kind' })
   kind!: AccountKind;

@@ -185,9 +185,9 @@ describe('agent templates (real PostgreSQL)', () => {
       [newTemplate('ok', { prompt: '' }), 'prompt'],
       [newTemplate('ok', { description: 'd'.repeat(2001) }), 'description'],
       [newTemplate('ok', { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }), 'tags'],
-      [newTemplate('ok', { tags: ['fine', ''] }), 'tags.1'],
+      [newTemplate('ok', { tags: ['fine', ''] }), 'tags[1]'],
       [newTemplate('ok', { tags: 'solo' }), 'tags'],
-      [newTemplate('ok', { shared_emails: ['not-an-address'] }), 'shared_emails.0'],
+      [newTemplate('ok', { shared_emails: ['not-an-address'] }), 'shared_emails[0]'],
       [newTemplate('ok', { is_private: 'yes' }), 'is_private'],
     ];
     for (const [body, field] of cases) {
@@ -199,7 +199,7 @@ describe('agent templates (real PostgreSQL)', () => {
     const deleteBad = await t.http().delete('/api/agents/templates/123').set(as.nora);
     expect(deleteBad.status).toBe(400);
     const gql = await t.graphql(CreateAgentTemplateDocument, { ...newTemplate('gql'), shared_emails: ['nope'] }, as.otto);
-    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'shared_emails.0', message: 'must be an e-mail address' }] });
+    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'shared_emails[0]', message: 'must be an e-mail address' }] });
   });
 
   it('lets only the owner edit or delete: 404 when hidden, 403 when visible', async () => {

@@ -42,6 +42,7 @@ export class Social extends BaseEntity {
 /** Links an (artist) account to a social profile; its id is the `id` of a social in the API. */
 @Entity({ tableName: 'account_socials' })
 @Unique({ name: 'account_socials_account_social_unique', properties: ['account', 'social'] })
+@Index({ name: 'account_socials_account_created_idx', properties: ['account', 'createdAt', 'id'] })
 export class AccountSocial extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;

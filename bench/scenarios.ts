@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../src/db/orm';
+import { DEMO } from '../src/db/seeders/demo.data';
+
+export interface Scenario {
+  name: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+}
+
+const gql = (query: string) => ({ query });
+const BENCH_CATALOG = '00000000-0000-4000-a100-000000000001';
+
+/** What the benchmark drives, as Nora (member of Northwind Records). */
+export const scenarios: Scenario[] = [
+  { name: 'GET /api/accounts/me', path: '/api/accounts/me' },
+  { name: 'GraphQL me', method: 'POST', path: '/graphql', body: gql('{ me { account { id name organizations { name } } } }') },
+  { name: 'GET /api/agents/templates (≈200 visible)', path: '/api/agents/templates' },
+  { name: `GET /api/sessions/{id}/chats`, path: `/api/sessions/${DEMO.sessionNora}/chats` },
+  { name: 'GET /api/catalogs/songs (page of 100)', path: `/api/catalogs/songs?catalog_id=${BENCH_CATALOG}&limit=100` },
+  { name: 'GET /api/artists/{id}/socials', path: `/api/artists/${DEMO.luna}/socials` },
+  {
+    name: 'GraphQL roster → catalogs → 50 songs → artists',
+    method: 'POST',
+    path: '/graphql',
+    body: gql('{ rosterArtists { name catalogs { name songs(limit: 50) { songs { isrc name artists { name } } } } } }'),
+  },
+];
+
+/** Adds bulk rows (idempotent) so list scenarios measure real page sizes. */
+export async function prepareVolume(orm: Orm): Promise<void> {
+  const em = orm.em.fork() as EntityManager;
+  const conn = em.getConnection();
+  await conn.execute(
+    `insert into agent_templates (id, created_at, updated_at, creator_id, title, description, prompt, tags, is_private, favorites_count)
+     select ('00000000-0000-4000-a000-' || lpad(g::text, 12, '0'))::uuid, now(), now(), ?, 'Bench template ' || g,
+            'Bench description', 'Bench prompt', '{bench}', false, 0
+       from generate_series(1, 200) g
+     on conflict do nothing`,
+    [DEMO.ada],
+  );
+  // A 150-song catalog of Northwind's, each song credited to Luna Waves and Kai Rivers.
+  await conn.execute(`insert into catalogs (id, created_at, updated_at, name) values (?, now(), now(), 'Bench catalog') on conflict do nothing`, [BENCH_CATALOG]);
+  await conn.execute(
+    `insert into account_catalogs (id, created_at, updated_at, account_id, catalog_id)
+     values ('00000000-0000-4000-a100-000000000002', now(), now(), ?, ?) on conflict do nothing`,
+    [DEMO.northwind, BENCH_CATALOG],
+  );
+  await conn.execute(
+    `insert into songs (isrc, name, album, lyrics, created_at, updated_at)
+     select 'QZBEN' || lpad(g::text, 7, '0'), 'Bench song ' || g, 'Bench album', null, now(), now()
+       from generate_series(1, 150) g on conflict do nothing`,
+  );
+  await conn.execute(
+    `insert into catalog_songs (id, created_at, updated_at, catalog_id, song_isrc)
+     select ('00000000-0000-4000-a200-' || lpad(g::text, 12, '0'))::uuid, now(), now(), ?, 'QZBEN' || lpad(g::text, 7, '0')
+       from generate_series(1, 150) g on conflict do nothing`,
+    [BENCH_CATALOG],
+  );
+  for (const [offset, artist] of [[0, DEMO.luna], [1000, DEMO.kai]] as const) {
+    await conn.execute(
+      `insert into song_artists (id, created_at, updated_at, song_isrc, artist_id)
+       select ('00000000-0000-4000-a300-' || lpad((g + ?)::text, 12, '0'))::uuid, now(), now(), 'QZBEN' || lpad(g::text, 7, '0'), ?
+         from generate_series(1, 150) g on conflict do nothing`,
+      [offset, artist],
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../common/logger';
+import type { Config } from '../config/config';
+import { RenderQueue } from './queue';
+import { RunEventBus } from './run-events';
+import { UrlSigner } from './signed-url';
+import { LocalRenderStorage, RenderStorage } from './storage';
+
+/** The render collaborators one process shares: queue, run events, file storage, link signer. */
+export interface RenderRuntime {
+  queue: RenderQueue;
+  events: RunEventBus;
+  storage: RenderStorage;
+  signer: UrlSigner;
+  close(): Promise<void>;
+}
+
+export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger, { servesLinks = true } = {}): RenderRuntime {
+  let secret = config.render.urlSecret;
+  if (!secret) {
+    // Only an API instance hands out links; a worker process never signs one.
+    secret = randomBytes(32).toString('base64url');
+    if (servesLinks) logger.warn('RENDER_URL_SECRET is not set: video links are signed with a key made at start; they stop working at restart and on other instances');
+  }
+  const queue = new RenderQueue(databaseUrl, config.render, logger, Math.max(2, config.render.workers + 2));
+  const events = new RunEventBus(databaseUrl, logger);
+  return {
+    queue,
+    events,
+    storage: new LocalRenderStorage(config.render.storageDir),
+    signer: new UrlSigner(secret, config.publicUrl, config.render.urlTtlS),
+    async close() {
+      await Promise.allSettled([queue.stop(), events.close()]);
+    },
+  };
+}
+
+/** pg-boss writes `$1` placeholders; knex (MikroORM's transaction) takes `?`. */
+export function toKnexBindings(text: string, values: unknown[] = []): { sql: string; bindings: unknown[] } {
+  const bindings: unknown[] = [];
+  const sql = text.replace(/\?/g, '\\?').replace(/\$(\d+)/g, (_match, n: string) => {
+    const value = values[Number(n) - 1];
+    bindings.push(value === undefined ? null : value);
+    return '?';
+  });
+  return { sql, bindings };
+}

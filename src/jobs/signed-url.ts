@@ -1,0 +1,29 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** HMAC-signed, expiring links to rendered files: the link itself is the credential. */
+export class UrlSigner {
+  constructor(
+    private readonly secret: string,
+    private readonly baseUrl: string,
+    private readonly ttlS: number,
+  ) {}
+
+  sign(key: string, now = Date.now()): { url: string; expiresAt: Date } {
+    const expires = Math.floor(now / 1000) + this.ttlS;
+    const signature = this.signature(key, expires);
+    return { url: `${this.baseUrl}/media/renders/${key}?expires=${expires}&signature=${signature}`, expiresAt: new Date(expires * 1000) };
+  }
+
+  /** 'ok', or why the link is refused. */
+  verify(key: string, expires: unknown, signature: unknown, now = Date.now()): 'ok' | 'invalid' | 'expired' {
+    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string') return 'invalid';
+    const expected = Buffer.from(this.signature(key, Number(expires)));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
+    return Number(expires) * 1000 < now ? 'expired' : 'ok';
+  }
+
+  private signature(key: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`${key}\n${expires}`).digest('base64url');
+  }
+}

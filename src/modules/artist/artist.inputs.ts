@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { limitArg, pageArg, uuid } from '../../common/validation';
+
+export const artistName = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(200, { message: 'must be at most 200 characters' })
+  .describe('Artist name as credited');
+
+const httpUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .max(2000, { message: 'must be at most 2000 characters' })
+    .describe(what);
+
+const count = z.number().int().min(0, { message: 'must be at least 0' }).max(2_147_483_647, { message: 'is out of range' });
+
+export const socialsByAccountInput = z.object({
+  artist_account_id: uuid().describe('The artist account'),
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg().describe('Socials per page, 1 to 100'),
+});
+
+export const socialsByIdInput = z.object({
+  id: uuid().describe('The artist account'),
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg().describe('Socials per page, 1 to 100'),
+});
+
+export const rosterInput = z
+  .object({
+    account_id: uuid().optional().describe('Roster of this account (it must be reachable) instead of the caller and its organizations'),
+    organization_id: uuid().optional().describe('Roster of this organization (the caller must be a member)'),
+  })
+  .refine((v) => !(v.account_id && v.organization_id), { message: 'give account_id or organization_id, not both', path: ['organization_id'] });
+
+export const createArtistInput = z.object({
+  name: artistName,
+  organization_id: uuid().optional().describe("Put the artist on this organization's roster (the caller must be a member)"),
+});
+
+export const upsertSocialInput = z.object({
+  id: uuid().describe('The artist account'),
+  profile_url: httpUrl('Profile URL; a profile with the same URL is updated'),
+  username: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }),
+  avatar: httpUrl('Avatar image URL').optional(),
+  bio: z.string().max(5000, { message: 'must be at most 5000 characters' }).optional(),
+  follower_count: count.optional(),
+  following_count: count.optional(),
+  region: z.string().trim().min(1, { message: 'must not be empty' }).max(100, { message: 'must be at most 100 characters' }).optional(),
+});
+
+export const artistIdInput = z.object({ id: uuid() });
+
+export const graphPageInput = z.object({ page: pageArg(), limit: limitArg() });
+
+/** GraphQL nullable arguments arrive as null; the schemas treat absent and null alike. */
+export function withoutNulls<T extends Record<string, unknown>>(args: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as never;
+}
+
+export const isUuid = (value: unknown): value is string => uuid().safeParse(value).success;

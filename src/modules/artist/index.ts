@@ -1,0 +1,24 @@
+import type { Context } from '../../graphql/context';
+import { AccountKind } from '../account/account.entity';
+import type { AppModule } from '../module';
+import { AccountSocial, RosterEntry, Social } from './artist.entity';
+import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
+import { artistRoutes } from './artist.routes';
+import type { Artist } from './artist.types';
+import { isUuid } from './artist.inputs';
+
+export const artistModule: AppModule = {
+  name: 'artist',
+  entities: [RosterEntry, Social, AccountSocial],
+  resolvers: [ArtistResolver, ArtistGraphResolver],
+  routes: artistRoutes,
+  references: {
+    Artist: {
+      async __resolveReference(ref: { id: string }, ctx: Context): Promise<Artist | null> {
+        if (!isUuid(ref.id)) return null;
+        const account = await ctx.loaders.accountById.load(ref.id);
+        return account && account.kind === AccountKind.artist ? { id: account.id, name: account.name } : null;
+      },
+    },
+  },
+};

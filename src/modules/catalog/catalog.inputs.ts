@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { limitArg, pageArg, uuid } from '../../common/validation';
+import { artistName } from '../artist/artist.inputs';
+
+/**
+ * ISRC (decisions §5): 12 characters `^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$` after upper-casing and
+ * removing dashes. The input pattern says the same of the raw value; `normalizeIsrc` then stores
+ * the canonical form.
+ */
+export const ISRC_PATTERN = /^-*(?:[A-Za-z]-*){2}(?:[A-Za-z0-9]-*){3}(?:[0-9]-*){7}$/;
+export const CANONICAL_ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
+export const normalizeIsrc = (raw: string): string => raw.toUpperCase().replace(/-/g, '');
+
+export const isrc = z
+  .string()
+  .max(40, { message: 'must be an ISRC: 12 characters, 2 letters, 3 letters or digits, 7 digits' })
+  .regex(ISRC_PATTERN, { message: 'must be an ISRC: 12 characters, 2 letters, 3 letters or digits, 7 digits' })
+  .describe('ISRC, e.g. GBNWR2400001 (case and dashes are ignored)');
+
+export const catalogName = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(200, { message: 'must be at most 200 characters' })
+  .describe('Catalog name');
+
+const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` });
+
+export const catalogSongsInput = z.object({
+  catalog_id: uuid().describe('Catalog to query'),
+  artistName: artistName.optional().describe('Keeps only songs credited to an artist with this name (case-insensitive)'),
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg().describe('Songs per page, 1 to 100'),
+});
+
+export const catalogsInput = z.object({
+  account_id: uuid().optional().describe('Catalogs of this account (it must be reachable) instead of the caller'),
+});
+
+export const addCatalogInput = z
+  .object({
+    name: catalogName.optional().describe('Create a catalog with this name'),
+    catalog_id: uuid().optional().describe('Link this existing catalog (the caller must reach it)'),
+    account_id: uuid().optional().describe('Account to link the catalog to (default: the caller)'),
+  })
+  .refine((v) => (v.name === undefined) !== (v.catalog_id === undefined), {
+    message: 'give either name (create) or catalog_id (link), not both',
+    path: ['name'],
+  });
+
+export const songItem = z.object({
+  catalog_id: uuid(),
+  isrc,
+  name: text(500).nullish().describe('Required when the ISRC is new'),
+  album: text(500).nullish(),
+  lyrics: z.string().max(100_000, { message: 'must be at most 100000 characters' }).nullish(),
+  artists: z.array(artistName).max(50, { message: 'must have at most 50 names' }).nullish().describe('Credited artist names; unknown names become artist accounts'),
+});
+
+export const addSongsInput = z.object({
+  songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 songs' }),
+});
+
+export const songRef = z.object({ catalog_id: uuid(), isrc });
+
+export const removeSongsInput = z.object({
+  songs: z.array(songRef).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 songs' }),
+});
+
+export const catalogLink = z.object({ catalog_id: uuid(), account_id: uuid() });
+
+export const removeCatalogsInput = z.object({
+  catalogs: z.array(catalogLink).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 pairs' }),
+});
+
+export const catalogIdInput = z.object({ id: uuid() });
+export const isrcInput = z.object({ isrc });

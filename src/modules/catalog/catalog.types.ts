@@ -1,0 +1,181 @@
+import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Pagination, ResultStatus } from '../../graphql/common.types';
+import { AccountKind } from '../account/account.entity';
+
+@ObjectType('CatalogRecord', { description: 'A catalog (REST item)' })
+export class CatalogRecord {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  created_at!: Date;
+
+  @Field()
+  updated_at!: Date;
+}
+
+@ObjectType({ description: 'Answer of GET /api/catalogs and DELETE /api/catalogs' })
+export class CatalogsResult {
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => [CatalogRecord], { description: 'By name' })
+  catalogs!: CatalogRecord[];
+}
+
+@ObjectType({ description: 'Answer of POST /api/catalogs' })
+export class CatalogResult {
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => CatalogRecord)
+  catalog!: CatalogRecord;
+}
+
+@ObjectType('SongCredit', { description: 'An artist credited on a song' })
+export class SongCredit {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => Int, { description: 'When the artist was credited, in epoch seconds' })
+  timestamp!: number;
+}
+
+@ObjectType('CatalogSong', { description: 'A song in a catalog (REST item)' })
+export class CatalogSongRecord {
+  @Field(() => ID)
+  catalog_id!: string;
+
+  @Field()
+  isrc!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  album!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lyrics!: string | null;
+
+  @Field()
+  updated_at!: Date;
+
+  @Field(() => [SongCredit])
+  artists!: SongCredit[];
+}
+
+@ObjectType({ description: 'Answer of GET /api/catalogs/songs' })
+export class CatalogSongsResult {
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => [CatalogSongRecord], { description: 'By ISRC' })
+  songs!: CatalogSongRecord[];
+
+  @Field(() => Pagination)
+  pagination!: Pagination;
+}
+
+@ObjectType({ description: 'Answer of POST and DELETE /api/catalogs/songs' })
+export class CatalogSongsChangeResult {
+  @Field(() => ResultStatus)
+  status!: ResultStatus;
+
+  @Field(() => [CatalogSongRecord], { description: 'POST: the songs posted; DELETE: the songs left in each affected catalog' })
+  songs!: CatalogSongRecord[];
+}
+
+@InputType('CatalogSongInput', { description: 'A song to add to a catalog (upserted by ISRC)' })
+export class CatalogSongInput {
+  @Field(() => ID)
+  catalog_id!: string;
+
+  @Field()
+  isrc!: string;
+
+  @Field(() => String, { nullable: true, description: 'Required when the ISRC is new' })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  album?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lyrics?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Credited artist names; unknown names become artist accounts' })
+  artists?: string[] | null;
+}
+
+@InputType('CatalogSongRefInput', { description: 'A song of a catalog' })
+export class CatalogSongRefInput {
+  @Field(() => ID)
+  catalog_id!: string;
+
+  @Field()
+  isrc!: string;
+}
+
+@InputType('CatalogLinkInput', { description: 'A catalog-account pair' })
+export class CatalogLinkInput {
+  @Field(() => ID)
+  catalog_id!: string;
+
+  @Field(() => ID)
+  account_id!: string;
+}
+
+/** The catalog in the graph (GraphQL only); every Catalog reached is one the caller may reach. */
+@Directive('@key(fields: "id")')
+@ObjectType('Catalog', { description: 'A catalog of songs, linked to one or more accounts' })
+export class Catalog {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  created_at!: Date;
+
+  @Field()
+  updated_at!: Date;
+}
+
+/** A recording in the graph, identified by its ISRC; other subgraphs extend it. */
+@Directive('@key(fields: "isrc")')
+@ObjectType('Song', { description: 'A recording, identified by its ISRC' })
+export class Song {
+  @Field()
+  isrc!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  album!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lyrics!: string | null;
+
+  @Field()
+  updated_at!: Date;
+}
+
+@ObjectType('CatalogAccount', { description: 'An account a catalog is linked to' })
+export class CatalogAccount {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => AccountKind)
+  kind!: AccountKind;
+}

@@ -1,0 +1,32 @@
+import type { Context } from '../../graphql/context';
+import { isUuid } from '../artist/artist.inputs';
+import { accessLoaders } from '../artist/artist.loaders';
+import type { AppModule } from '../module';
+import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, Song as SongEntity, SongArtist } from './catalog.entity';
+import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
+import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
+import { catalogRoutes } from './catalog.routes';
+import type { Catalog, Song } from './catalog.types';
+
+export const catalogModule: AppModule = {
+  name: 'catalog',
+  entities: [CatalogEntity, AccountCatalog, SongEntity, SongArtist, CatalogSong],
+  resolvers: [CatalogResolver, CatalogGraphResolver, SongGraphResolver, ArtistCatalogResolver],
+  routes: catalogRoutes,
+  references: {
+    /** Only a catalog the caller reaches resolves; any other is null. */
+    Catalog: {
+      async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
+        if (!ctx.viewer || !isUuid(ref.id)) return null;
+        const row = await accessLoaders(ctx).catalogAccess.load(ref.id);
+        return row?.reachable ? { id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at } : null;
+      },
+    },
+    Song: {
+      __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> | null {
+        const isrc = typeof ref.isrc === 'string' ? normalizeIsrc(ref.isrc) : '';
+        return CANONICAL_ISRC.test(isrc) ? ctx.loaders.songByIsrc.load(isrc) : null;
+      },
+    },
+  },
+};

@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../common/errors';
+import { toHttpError } from '../../http/rest/error-status';
+import { sendError } from '../../http/rest/rest.router';
+
+const FILE = /^([0-9a-f-]{36})\.(mp4|webm)$/;
+const MIME: Record<string, string> = { mp4: 'video/mp4', webm: 'video/webm' };
+
+/**
+ * GET /media/renders/<runId>.<ext>?expires=&signature=: the rendered file behind a signed, expiring
+ * link (no credentials: the link is one). Single byte ranges are served for video players.
+ */
+export function renderFilesRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/media/renders/:file', async (req, res, next) => {
+    res.locals.route = '/media/renders/:file';
+    try {
+      const match = FILE.exec(req.params.file);
+      if (!match) throw new AppError('NOT_FOUND', 'No such file');
+      const key = req.params.file;
+      const verdict = deps.render.signer.verify(key, req.query.expires, req.query.signature);
+      if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'Invalid signature');
+      if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This link has expired: read the run again for a fresh one');
+      const stat = await deps.render.storage.stat(key);
+      if (!stat) throw new AppError('NOT_FOUND', 'No such file');
+      res.setHeader('content-type', MIME[match[2]]);
+      res.setHeader('accept-ranges', 'bytes');
+      res.setHeader('cache-control', 'private, max-age=300');
+      let range: { start: number; end: number } | undefined;
+      const header = req.headers.range;
+      if (header) {
+        const m = /^bytes=(\d*)-(\d*)$/.exec(header);
+        let start = m && m[1] ? Number(m[1]) : NaN;
+        let end = m && m[2] ? Number(m[2]) : stat.bytes - 1;
+        if (m && !m[1] && m[2]) {
+          start = Math.max(0, stat.bytes - Number(m[2]));
+          end = stat.bytes - 1;
+        }
+        end = Math.min(end, stat.bytes - 1);
+        if (!m || Number.isNaN(start) || start > end) {
+          res.status(416).setHeader('content-range', `bytes */${stat.bytes}`).end();
+          return;
+        }
+        range = { start, end };
+        res.status(206).setHeader('content-range', `bytes ${start}-${end}/${stat.bytes}`);
+      }
+      res.setHeader('content-length', String(range ? range.end - range.start + 1 : stat.bytes));
+      const stream = deps.render.storage.read(key, range);
+      stream.on('error', (error) => {
+        if (!res.headersSent) next(error);
+        else res.destroy(error);
+      });
+      stream.pipe(res);
+    } catch (error) {
+      const httpError = toHttpError(error);
+      if (httpError.unexpected) deps.logger.error({ err: error }, 'unexpected error serving a render');
+      sendError(res, httpError);
+    }
+  });
+  return router;
+}

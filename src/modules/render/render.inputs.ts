@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { limitArg, uuid } from '../../common/validation';
+import { RENDER_CODECS } from '../../jobs/codecs';
+
+const intIn = (min: number, max: number, def: number, what: string) =>
+  z
+    .number({ message: 'must be an integer' })
+    .int({ message: 'must be an integer' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` })
+    .default(def)
+    .describe(`${what}: ${min} to ${max}, default ${def}`);
+
+/** POST /api/video/render (api-spec.md: bounds and defaults). inputProps are checked by the composition. */
+export const renderVideoInput = z.object({
+  compositionId: z.string({ message: 'is required' }).min(1, { message: 'must not be empty' }).describe('a composition of GET /api/video/compositions'),
+  inputProps: z.record(z.string(), z.unknown()).default({}).describe('props of the composition (see GET /api/video/compositions)'),
+  width: intIn(1, 3840, 720, 'width in pixels'),
+  height: intIn(1, 3840, 1280, 'height in pixels'),
+  fps: intIn(1, 60, 30, 'frames per second'),
+  durationInFrames: intIn(1, 1800, 240, 'length in frames'),
+  codec: z.enum(RENDER_CODECS, { message: `must be one of: ${RENDER_CODECS.join(', ')}` }).default('h264').describe('video codec: h264 and h265 in MP4, vp8 and vp9 in WebM'),
+});
+export type RenderVideoInput = z.output<typeof renderVideoInput>;
+
+/** GET /api/tasks/runs */
+export const runsInput = z.object({
+  runId: uuid().optional().describe('one run; without it, the account\'s runs newest first'),
+  limit: limitArg(100, 20).describe('runs per answer, 1 to 100 (default 20)'),
+  account_id: uuid().optional().describe('another account the caller may access'),
+});
+
+/** POST /api/tasks/runs/{runId}/cancel */
+export const cancelRunInput = z.object({
+  runId: uuid().describe('the run to cancel (QUEUED or EXECUTING)'),
+});
+
+/** GraphQL subscription renderRun(runId) */
+export const watchRunInput = cancelRunInput;

@@ -1,0 +1,178 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../graphql/context';
+import { ResultStatus } from '../../graphql/common.types';
+import { ResearchService } from './research.service';
+import {
+  ArtistPlaylistsResult,
+  ArtistTracksResult,
+  CuratorProfile,
+  DiscoverResult,
+  GenresResult,
+  PlatformSearchResult,
+  ResearchArtist,
+  ResearchPlaylist,
+  ResearchSearchResult,
+  ResearchTrack,
+  TrackStatsResult,
+} from './research.types';
+
+const Str = () => String;
+const opt = { nullable: true } as const;
+
+@Resolver()
+export class ResearchResolver {
+  @Authorized()
+  @Query(() => TrackStatsResult, { description: 'Per-track statistics across sources (GET /api/research/track/stats); exactly one track identifier' })
+  trackStats(
+    @Ctx() ctx: Context,
+    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
+    @Arg('isrc', Str, opt) isrc?: string,
+    @Arg('stats_track_id', Str, opt) stats_track_id?: string,
+    @Arg('platform_a_track_id', Str, opt) platform_a_track_id?: string,
+    @Arg('platform_b_track_id', Str, opt) platform_b_track_id?: string,
+    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
+    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
+    @Arg('with_stations', () => Boolean, opt) with_stations?: boolean,
+    @Arg('with_videos', () => Boolean, opt) with_videos?: boolean,
+    @Arg('with_links', () => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean,
+    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number,
+  ): Promise<TrackStatsResult> {
+    return new ResearchService(ctx).trackStats({
+      source, isrc, stats_track_id, platform_a_track_id, platform_b_track_id, with_playlists, with_charts, with_stations, with_videos, with_links, only_current, limit, offset,
+    });
+  }
+
+  @Authorized()
+  @Query(() => DiscoverResult, { description: 'Artists filtered by country, genre and monthly listeners (GET /api/research/discover)' })
+  async discover(
+    @Ctx() ctx: Context,
+    @Arg('country', Str, { nullable: true, description: 'ISO country code, exactly 2 letters' }) country?: string,
+    @Arg('genre', () => Int, { nullable: true, description: 'genre id from GET /api/research/genres' }) genre?: number,
+    @Arg('sp_monthly_listeners_min', () => Int, opt) sp_monthly_listeners_min?: number,
+    @Arg('sp_monthly_listeners_max', () => Int, opt) sp_monthly_listeners_max?: number,
+    @Arg('sort', Str, { nullable: true, description: 'sort field, e.g. weekly_diff.sp_monthly_listeners' }) sort?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
+  ): Promise<DiscoverResult> {
+    const artists = await new ResearchService(ctx).discover({ country, genre, sp_monthly_listeners_min, sp_monthly_listeners_max, sort, limit });
+    return { status: ResultStatus.success, artists };
+  }
+
+  @Authorized()
+  @Query(() => CuratorProfile, { description: 'A playlist curator profile (GET /api/research/curator)' })
+  curator(
+    @Ctx() ctx: Context,
+    @Arg('platform', Str, { description: 'platform_a, platform_b or platform_c' }) platform: string,
+    @Arg('id', Str, { description: 'curator id, digits only' }) id: string,
+  ): Promise<CuratorProfile> {
+    return new ResearchService(ctx).curator({ platform, id });
+  }
+
+  @Authorized()
+  @Query(() => GenresResult, { description: 'Genre ids for the discover filter (GET /api/research/genres)' })
+  async researchGenres(@Ctx() ctx: Context): Promise<GenresResult> {
+    return { status: ResultStatus.success, genres: await new ResearchService(ctx).genres() };
+  }
+
+  @Authorized()
+  @Query(() => ResearchSearchResult, { description: 'Search the music intelligence provider (GET /api/research); type=curators with beta=true finds curator ids' })
+  async researchSearch(
+    @Ctx() ctx: Context,
+    @Arg('q', Str) q: string,
+    @Arg('type', Str, { description: 'all, artists, tracks, albums, playlists, curators, stations, cities, songwriters or labels' }) type: string,
+    @Arg('beta', () => Boolean, opt) beta?: boolean,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 10' }) limit?: number,
+    @Arg('offset', () => Int, opt) offset?: number,
+  ): Promise<ResearchSearchResult> {
+    return { status: ResultStatus.success, results: await new ResearchService(ctx).search({ q, type, beta, limit, offset }) };
+  }
+
+  @Authorized()
+  @Query(() => ArtistTracksResult, { description: "An artist's tracks (GET /api/research/tracks)" })
+  async researchTracks(
+    @Ctx() ctx: Context,
+    @Arg('artist', Str, { description: 'artist id (digits) from discover or search' }) artist: string,
+    @Arg('limit', () => Int, opt) limit?: number,
+    @Arg('offset', () => Int, opt) offset?: number,
+  ): Promise<ArtistTracksResult> {
+    return { status: ResultStatus.success, tracks: await new ResearchService(ctx).artistTracks({ artist, limit, offset }) };
+  }
+
+  @Authorized()
+  @Query(() => ArtistPlaylistsResult, { description: "An artist's playlist placements (GET /api/research/playlists)" })
+  async researchPlaylists(
+    @Ctx() ctx: Context,
+    @Arg('artist', Str, { description: 'artist id (digits) from discover or search' }) artist: string,
+    @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) platform?: string,
+    @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) status?: string,
+    @Arg('limit', () => Int, opt) limit?: number,
+    @Arg('offset', () => Int, opt) offset?: number,
+  ): Promise<ArtistPlaylistsResult> {
+    return { status: ResultStatus.success, playlists: await new ResearchService(ctx).artistPlaylists({ artist, platform, status, limit, offset }) };
+  }
+
+  @Authorized()
+  @Query(() => PlatformSearchResult, { description: 'Search the platform_a catalog (GET /api/platform_a/search)' })
+  platformASearch(
+    @Ctx() ctx: Context,
+    @Arg('q', Str, { description: 'search keywords with optional field filters' }) q: string,
+    @Arg('type', Str, { description: 'comma-separated: album, artist, playlist, track, show, episode, audiobook' }) type: string,
+    @Arg('market', Str, { nullable: true, description: 'ISO 3166-1 alpha-2 code or from_token' }) market?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-50, default 20' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '0-10000, default 0' }) offset?: number,
+  ): Promise<PlatformSearchResult> {
+    return new ResearchService(ctx).platformSearch({ q, type, market, limit, offset });
+  }
+
+  @Authorized()
+  @Query(() => ResearchArtist, { description: 'An artist of the music intelligence provider, to compose its tracks (with stats) and playlists (with curators) in one request' })
+  researchArtist(@Arg('id', () => ID, { description: 'artist id (digits) from discover or search' }) id: string): ResearchArtist {
+    return { id };
+  }
+}
+
+@Resolver(() => ResearchArtist)
+export class ResearchArtistResolver {
+  @FieldResolver(() => [ResearchTrack])
+  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
+    return new ResearchService(ctx).artistTracks({ artist: artist.id, limit, offset });
+  }
+
+  @FieldResolver(() => [ResearchPlaylist])
+  playlists(
+    @Root() artist: ResearchArtist,
+    @Ctx() ctx: Context,
+    @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) platform?: string,
+    @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) status?: string,
+    @Arg('limit', () => Int, opt) limit?: number,
+    @Arg('offset', () => Int, opt) offset?: number,
+  ) {
+    return new ResearchService(ctx).artistPlaylists({ artist: artist.id, platform, status, limit, offset });
+  }
+}
+
+@Resolver(() => ResearchTrack)
+export class ResearchTrackResolver {
+  @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC' })
+  stats(
+    @Root() track: ResearchTrack,
+    @Ctx() ctx: Context,
+    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
+    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
+    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
+    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
+  ) {
+    if (!track.isrc) return null;
+    return new ResearchService(ctx).trackStats({ isrc: track.isrc, source, with_playlists, with_charts, only_current });
+  }
+}
+
+@Resolver(() => ResearchPlaylist)
+export class ResearchPlaylistResolver {
+  @FieldResolver(() => CuratorProfile, { nullable: true, description: "The playlist's curator; null when the provider names none" })
+  curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
+    if (!playlist.curator_id) return null;
+    return new ResearchService(ctx).curator({ platform: playlist.platform, id: playlist.curator_id });
+  }
+}

@@ -1,0 +1,295 @@
+import { requireViewer } from '../../auth/access';
+import { AppError, isAppError } from '../../common/errors';
+import { validate } from '../../common/validation';
+import type { ResearchKind } from '../../config/config';
+import type { Context } from '../../graphql/context';
+import { pgArray } from '../../db/sql';
+import { TRACK_ID_PARAMS, TrackIdField, TrackStatsAnswer } from '../../providers/track-stats/track-stats.client';
+import {
+  artistPlaylistsInput,
+  artistTracksInput,
+  curatorInput,
+  discoverInput,
+  platformSearchInput,
+  researchSearchInput,
+  trackStatsInput,
+} from './research.inputs';
+import { keys } from './research.keys';
+import { answerKey, StoredAnswer } from './research.loaders';
+import {
+  isObj,
+  items,
+  neutralPlatformSearch,
+  neutralSearchResults,
+  toArtistPlaylist,
+  toArtistTrack,
+  toCurator,
+  toDiscoveredArtist,
+  toGenre,
+  toPlatformArtistsPage,
+  toTrackInfo,
+} from './research.mappers';
+import {
+  ArtistPlaylistItem,
+  ArtistTrackItem,
+  CuratorProfile,
+  DiscoveredArtist,
+  PlatformSearchResult,
+  ResearchGenre,
+  TrackStatsRecord,
+  TrackStatsResult,
+} from './research.types';
+
+/** Kinds stored beside ResearchKind: the track metadata that comes with a stats answer. */
+type StoredKind = ResearchKind | 'track_info';
+
+interface ProviderGate {
+  /** Neutral provider name stored as the answer's source. */
+  source: 'platform_a' | 'track_stats' | 'music_intel';
+  configured: boolean;
+  /** The setting to name when the provider is unconfigured and nothing is stored. */
+  missing: string;
+  label: string;
+}
+
+interface Served<T> {
+  payload: T;
+  capturedAt: Date;
+  fromStore: boolean;
+}
+
+/** Failures after which stored data, however old, is better than nothing. */
+const PROVIDER_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE', 'PROVIDER_TIMEOUT']);
+const isProviderFailure = (error: unknown) => isAppError(error) && PROVIDER_FAILURES.has(error.code);
+
+/** GraphQL hands absent optional arguments over as undefined, explicit ones possibly as null. */
+const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
+
+/**
+ * Research data, stored data first: a fresh stored answer (per-kind TTL) is served without a
+ * provider call; otherwise the provider is asked and its answer stored; when the provider fails or
+ * is not configured, a stored answer of any age is served. Stored answers are public provider data,
+ * shared by every account; every operation still needs credentials.
+ */
+export class ResearchService {
+  constructor(private readonly ctx: Context) {}
+
+  private get providers() {
+    return this.ctx.deps.providers;
+  }
+
+  private gate(source: ProviderGate['source']): ProviderGate {
+    const p = this.providers;
+    if (source === 'platform_a') return { source, configured: p.platformA.configured, missing: 'PLATFORM_A_CLIENT_ID and PLATFORM_A_CLIENT_SECRET', label: 'platform_a' };
+    if (source === 'track_stats') return { source, configured: p.trackStats.configured, missing: 'TRACK_STATS_API_KEY', label: 'track statistics' };
+    return { source, configured: p.musicIntel.configured, missing: 'MUSIC_INTEL_REFRESH_TOKEN', label: 'music intelligence' };
+  }
+
+  private unconfigured(gate: ProviderGate): AppError {
+    return new AppError('PROVIDER_UNAVAILABLE', `The ${gate.label} provider is not configured (set ${gate.missing}) and no stored data answers this request`, {
+      retryAfter: 300,
+    });
+  }
+
+  private isFresh(row: StoredAnswer, kind: ResearchKind): boolean {
+    return Date.now() - row.capturedAt.getTime() < this.ctx.deps.config.research.ttlSeconds[kind] * 1000;
+  }
+
+  private load(kind: StoredKind, key: string): Promise<StoredAnswer | null> {
+    return this.ctx.loaders.researchAnswer.load(answerKey(kind, key));
+  }
+
+  /** Stores answers (one statement, so all or none) and returns their capture time. */
+  private async save(rows: { kind: StoredKind; key: string; source: string; payload: unknown }[]): Promise<Date> {
+    const capturedAt = new Date();
+    if (!rows.length) return capturedAt;
+    await this.ctx.em.getConnection().execute(
+      `insert into research_answers (id, created_at, updated_at, kind, key, source, payload, captured_at)
+       select gen_random_uuid(), ?, ?, r.kind, r.key, r.source, r.payload::jsonb, ?
+         from unnest(?::text[], ?::text[], ?::text[], ?::text[]) as r(kind, key, source, payload)
+       on conflict (kind, key) do update set payload = excluded.payload, source = excluded.source,
+         captured_at = excluded.captured_at, updated_at = excluded.updated_at`,
+      [
+        capturedAt,
+        capturedAt,
+        capturedAt,
+        pgArray(rows.map((r) => r.kind)),
+        pgArray(rows.map((r) => r.key)),
+        pgArray(rows.map((r) => r.source)),
+        pgArray(rows.map((r) => JSON.stringify(r.payload))),
+      ],
+    );
+    for (const r of rows) {
+      const key = answerKey(r.kind, r.key);
+      this.ctx.loaders.researchAnswer.clear(key).prime(key, { ...r, capturedAt });
+    }
+    return capturedAt;
+  }
+
+  /** Stored data first for answers that are stored whole. */
+  private async serve<T>(kind: ResearchKind, key: string, gate: ProviderGate, fetch: () => Promise<T>): Promise<Served<T>> {
+    const row = await this.load(kind, key);
+    if (row && this.isFresh(row, kind)) return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+    if (!gate.configured) {
+      if (row) return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+      throw this.unconfigured(gate);
+    }
+    try {
+      const payload = await fetch();
+      const capturedAt = await this.save([{ kind, key, source: gate.source, payload }]);
+      return { payload, capturedAt, fromStore: false };
+    } catch (error) {
+      if (row && isProviderFailure(error)) {
+        this.ctx.log.warn({ kind, key, code: (error as AppError).code }, 'provider failed; serving stale stored data');
+        return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+      }
+      throw error;
+    }
+  }
+
+  async trackStats(args: Record<string, unknown>): Promise<TrackStatsResult> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(trackStatsInput, present(args));
+    const idField = (Object.keys(TRACK_ID_PARAMS) as TrackIdField[]).find((k) => input[k] !== undefined)!;
+    const id = input[idField]!;
+    const options = {
+      with_playlists: input.with_playlists,
+      with_charts: input.with_charts,
+      with_stations: input.with_stations,
+      with_videos: input.with_videos,
+      with_links: input.with_links,
+      only_current: input.only_current,
+      limit: input.limit,
+      offset: input.offset,
+    };
+    const keyOf = (source: string) => keys.trackStats(idField, id, source, options);
+    const rows = await Promise.all(input.source.map((s) => this.load('track_stats', keyOf(s))));
+    const record = (source: string, row: StoredAnswer): TrackStatsRecord => ({
+      source,
+      data: isObj(row.payload) ? row.payload : {},
+      data_source: 'stored',
+      captured_at: row.capturedAt,
+    });
+    const storedOnly = (): TrackStatsResult => ({
+      result: 'success',
+      stats: input.source.flatMap((s, i) => (rows[i] ? [record(s, rows[i]!)] : [])),
+    });
+
+    const missing = input.source.filter((_, i) => !rows[i] || !this.isFresh(rows[i]!, 'track_stats'));
+    if (!missing.length) return storedOnly();
+    const gate = this.gate('track_stats');
+    if (!gate.configured) {
+      if (rows.some(Boolean)) return storedOnly();
+      throw this.unconfigured(gate);
+    }
+    const names = this.providers.platformNames;
+    let answer: TrackStatsAnswer;
+    try {
+      answer = await this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options });
+    } catch (error) {
+      if (rows.some(Boolean) && isProviderFailure(error)) {
+        this.ctx.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider failed; serving stale stored data');
+        return storedOnly();
+      }
+      throw error;
+    }
+    const fetched = new Map<string, Record<string, unknown>>();
+    for (const entry of answer.stats ?? []) {
+      const source = names.neutral(String(entry?.source ?? ''));
+      if (missing.includes(source) && !fetched.has(source)) fetched.set(source, isObj(entry.data) ? entry.data : {});
+    }
+    const capturedAt = await this.save([
+      ...[...fetched].map(([source, data]) => ({ kind: 'track_stats' as const, key: keyOf(source), source: gate.source, payload: data })),
+      { kind: 'track_info', key: keys.trackInfo(idField, id, options), source: gate.source, payload: { track_info: answer.track_info ?? null, source_ids: answer.source_ids ?? [] } },
+    ]);
+    const stats = input.source.flatMap((source, i): TrackStatsRecord[] => {
+      const data = fetched.get(source);
+      if (data) return [{ source, data, data_source: 'provider', captured_at: capturedAt }];
+      return rows[i] ? [record(source, rows[i]!)] : [];
+    });
+    return {
+      status: 'success',
+      result: typeof answer.result === 'string' ? answer.result : 'success',
+      message: typeof answer.message === 'string' ? answer.message : null,
+      stats,
+      track_info: answer.track_info ? toTrackInfo(answer.track_info, names) : null,
+      source_ids: Array.isArray(answer.source_ids) ? answer.source_ids.map((s) => names.neutral(String(s))) : null,
+    };
+  }
+
+  async discover(args: Record<string, unknown>): Promise<DiscoveredArtist[]> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(discoverInput, present(args));
+    const min = input.sp_monthly_listeners_min;
+    const max = input.sp_monthly_listeners_max;
+    const key = keys.discover({ country: input.country, genre: input.genre, min, max, sort: input.sort, limit: input.limit });
+    const served = await this.serve('discover', key, this.gate('music_intel'), () =>
+      this.providers.musicIntel.discover({
+        code2: input.country,
+        tagId: input.genre,
+        listeners: min !== undefined || max !== undefined ? [min ?? 0, max ?? 2 ** 31 - 1] : undefined,
+        sortColumn: input.sort,
+        limit: input.limit,
+      }),
+    );
+    return items(served.payload).map(toDiscoveredArtist).slice(0, input.limit);
+  }
+
+  async curator(args: Record<string, unknown>): Promise<CuratorProfile> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(curatorInput, present(args));
+    const served = await this.serve('curator', keys.curator(input.platform, input.id), this.gate('music_intel'), () =>
+      this.providers.musicIntel.curator(this.providers.curatorPlatformNames.upstream(input.platform), input.id),
+    );
+    if (!isObj(served.payload)) throw new AppError('NOT_FOUND', 'Curator not found');
+    return toCurator(served.payload, input.platform, input.id, served.capturedAt);
+  }
+
+  async genres(): Promise<ResearchGenre[]> {
+    requireViewer(this.ctx.viewer);
+    const served = await this.serve('genres', keys.genres(), this.gate('music_intel'), () => this.providers.musicIntel.genres());
+    return items(served.payload).map(toGenre).filter((g): g is ResearchGenre => g !== null);
+  }
+
+  async search(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(researchSearchInput, present(args));
+    const served = await this.serve('search', keys.search(input), this.gate('music_intel'), () => this.providers.musicIntel.search(input));
+    return neutralSearchResults(served.payload, this.providers.curatorPlatformNames, this.providers.platformNames);
+  }
+
+  async artistTracks(args: Record<string, unknown>): Promise<ArtistTrackItem[]> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(artistTracksInput, present(args));
+    const served = await this.serve('artist_tracks', keys.artistTracks(input.artist, input.limit, input.offset), this.gate('music_intel'), () =>
+      this.providers.musicIntel.artistTracks(input.artist, input.limit, input.offset),
+    );
+    return items(served.payload).map(toArtistTrack);
+  }
+
+  async artistPlaylists(args: Record<string, unknown>): Promise<ArtistPlaylistItem[]> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(artistPlaylistsInput, present(args));
+    const key = keys.artistPlaylists(input.artist, input.platform, input.status, input.limit, input.offset);
+    const served = await this.serve('artist_playlists', key, this.gate('music_intel'), () =>
+      this.providers.musicIntel.artistPlaylists(input.artist, this.providers.curatorPlatformNames.upstream(input.platform), input.status, input.limit, input.offset),
+    );
+    return items(served.payload).map((p) => toArtistPlaylist(p, input.platform));
+  }
+
+  async platformSearch(args: Record<string, unknown>): Promise<PlatformSearchResult> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(platformSearchInput, present(args));
+    const types = [...input.type].sort();
+    const key = keys.platformSearch({ q: input.q, types, market: input.market, limit: input.limit, offset: input.offset });
+    const served = await this.serve('platform_search', key, this.gate('platform_a'), () =>
+      this.providers.platformA.search({ q: input.q, type: types, market: input.market, limit: input.limit, offset: input.offset }),
+    );
+    const answer = neutralPlatformSearch(served.payload, this.providers.platformNames, types);
+    return {
+      ...answer,
+      artists: answer.artists ? toPlatformArtistsPage(answer.artists) : null,
+    } as PlatformSearchResult;
+  }
+}
+

@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { createLogger } from './common/logger';
+import { ConfigError, loadConfig } from './config/config';
+import { openDatabase } from './db/database';
+import { RenderWorker } from './jobs/render.worker';
+import { createRenderRuntime } from './jobs/runtime';
+
+/**
+ * `npm run worker`: render workers as their own process. Any number of them, on any machine that
+ * reaches the database (and the render storage), take jobs from the same queue.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel, { role: 'render-worker' });
+  if (config.render.workers < 1) {
+    logger.error('RENDER_WORKERS is 0: a worker process needs at least 1');
+    process.exit(78);
+  }
+  if (!config.database.url) {
+    // No DATABASE_URL: join the embedded PostgreSQL that `npm start` runs (same port, its fixed local credentials).
+    config = { ...config, database: { ...config.database, url: `postgres://postgres:embedded@127.0.0.1:${config.database.embeddedPort}/music` } };
+    logger.info({ port: config.database.embeddedPort }, 'DATABASE_URL unset: using the embedded PostgreSQL of `npm start`');
+  }
+  // The API process applies migrations and loads demo data; a worker only works.
+  const database = await openDatabase(config, logger, { migrate: false, seed: false });
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  const runtime = createRenderRuntime(config, database.url, logger, { servesLinks: false });
+  const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
+  await worker.start();
+  logger.info({ workers: config.render.workers }, 'render worker ready');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: no new jobs; finishing or releasing the ones in hand');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    (async () => {
+      await worker.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
+      await runtime.close();
+      await database.close();
+      logger.info('stopped');
+      process.exit(0);
+    })().catch((error) => {
+      logger.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error('Worker start-up failed:', error instanceof Error ? error.message : error ?? 'unknown error');
+  process.exit(1);
+});
