@@ -101,7 +101,8 @@ describe('federation: composed with another subgraph, served through @apollo/gat
       expect(answer.errors).toBeUndefined();
       let list: unknown = answer.data;
       for (const step of target.rootListPath) list = (list as Record<string, unknown>)[step];
-      const visible = (list as Record<string, unknown>[]).find((item) => item[target.key] === target.visible);
+      const items = (Array.isArray(list) ? list : [list]) as Record<string, unknown>[];
+      const visible = items.find((item) => item[target.key] === target.visible);
       expect(visible).toMatchObject({ notes: [{ text: `about ${target.typeName} ${target.visible}` }] });
     }
   });

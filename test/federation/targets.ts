@@ -22,13 +22,52 @@ export interface FederationTarget {
   expected: Record<string, unknown>;
   /**
    * A root query of this service (through the gateway) whose answer holds `visible` as this
-   * type, and the path to the list in its answer: the notes subgraph then adds its fields.
+   * type, and the path to it (a list or one object) in its answer: the notes subgraph then adds
+   * its fields.
    */
   rootQuery: string;
   rootListPath: string[];
 }
 
 export const TARGETS: FederationTarget[] = [
+  {
+    typeName: 'Artist',
+    key: 'id',
+    keyType: 'ID!',
+    fields: 'id name',
+    caller: as.nora,
+    visible: DEMO.luna,
+    // Kai Rivers is on Southside's roster, which Nora cannot reach.
+    hidden: DEMO.kai,
+    expected: { id: DEMO.luna, name: 'Luna Waves' },
+    rootQuery: '{ rosterArtists { id name notes { text } } }',
+    rootListPath: ['rosterArtists'],
+  },
+  {
+    typeName: 'Song',
+    key: 'isrc',
+    keyType: 'String!',
+    fields: 'isrc name',
+    caller: as.nora,
+    visible: 'GBNWR2400002',
+    // Songs are visible to every authenticated caller: an ISRC nobody stored answers null the same way.
+    hidden: 'ZZZZZ0000000',
+    expected: { isrc: 'GBNWR2400002', name: 'Paper Moons' },
+    rootQuery: '{ song(isrc: "GBNWR2400002") { isrc name notes { text } } }',
+    rootListPath: ['song'],
+  },
+  {
+    typeName: 'Catalog',
+    key: 'id',
+    keyType: 'ID!',
+    fields: 'id name',
+    caller: as.nora,
+    visible: DEMO.catalogNorthwind,
+    hidden: DEMO.catalogKai,
+    expected: { id: DEMO.catalogNorthwind, name: 'Northwind Masters' },
+    rootQuery: '{ linkedCatalogs { id name notes { text } } }',
+    rootListPath: ['linkedCatalogs'],
+  },
   {
     typeName: 'Organization',
     key: 'id',
