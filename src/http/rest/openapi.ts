@@ -260,6 +260,11 @@ function mergeSchemas(graphql: JsonObject, zod: JsonObject | undefined): Schema 
   if ('$ref' in graphql && !('$ref' in overlay) && ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'properties', 'items'].some((k) => k in overlay)) delete merged.$ref;
   if (graphql.type === 'integer' && overlay.type === 'number') merged.type = 'integer';
   if (graphql.type === 'integer' && overlay.type === 'integer' && graphql.format) merged.format = graphql.format;
+  // zod's int() bounds are the safe-integer range; a GraphQL Int is 32 bits.
+  if (merged.format === 'int32') {
+    if (typeof merged.maximum !== 'number' || merged.maximum > INT32_MAX) merged.maximum = INT32_MAX;
+    if (typeof merged.minimum === 'number' && merged.minimum < -INT32_MAX - 1) merged.minimum = -INT32_MAX - 1;
+  }
   return merged as Schema;
 }
 
@@ -271,6 +276,8 @@ function inputSchema(type: GraphQLInputType, scalars: Record<string, JsonObject>
   if (isScalarType(type)) return { ...(PRIMITIVES[type.name] ?? scalars[type.name] ?? {}) };
   return {};
 }
+
+const INT32_MAX = 2 ** 31 - 1;
 
 const PRIMITIVES: Record<string, JsonObject> = {
   Int: { type: 'integer', format: 'int32' },
