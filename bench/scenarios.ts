@@ -24,7 +24,7 @@ export const scenarios: Scenario[] = [
     name: 'GraphQL roster → catalogs → 50 songs → artists',
     method: 'POST',
     path: '/graphql',
-    body: gql('{ rosterArtists { name catalogs { name songs(limit: 50) { songs { isrc name artists { name } } } } } }'),
+    body: gql('{ rosterArtists { name catalogs { name songs(limit: 50) { isrc name artists { name } } } } }'),
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Core } from './Migration20261121000000Core';
+import { Migration20261121010000_Onboarding } from './Migration20261121010000_Onboarding';
 import { Migration20261121020000_CatalogIndexes } from './Migration20261121020000_CatalogIndexes';
 import { Migration20261121040000_ResearchAnswers } from './Migration20261121040000_ResearchAnswers';
 import { Migration20261121050000_RenderRuns } from './Migration20261121050000_RenderRuns';
@@ -7,6 +8,7 @@ import { Migration20261121050000_RenderRuns } from './Migration20261121050000_Re
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121000000Core', class: Migration20261121000000Core },
+  { name: 'Migration20261121010000_Onboarding', class: Migration20261121010000_Onboarding },
   { name: 'Migration20261121020000_CatalogIndexes', class: Migration20261121020000_CatalogIndexes },
   { name: 'Migration20261121040000_ResearchAnswers', class: Migration20261121040000_ResearchAnswers },
   { name: 'Migration20261121050000_RenderRuns', class: Migration20261121050000_RenderRuns },

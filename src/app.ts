@@ -75,6 +75,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           return await createContext(deps, {
             credentials: { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
             requestId: String(req.id ?? ''),
+            clientIp: req.ip,
             routerSecret: headerValue(req.headers['x-router-secret']),
           });
         } catch (error) {

@@ -3,6 +3,7 @@ import type { Config } from './config/config';
 import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
+import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
 
@@ -12,6 +13,7 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   authenticator: Authenticator;
+  mailer: Mailer;
   providers: Providers;
   /** Render queue, run events (LISTEN/NOTIFY), video storage and link signer; closed by App.stop(). */
   render: RenderRuntime;
@@ -23,6 +25,7 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     orm,
     logger,
     authenticator: new Authenticator(config, new JwtVerifier(config)),
+    mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
   };

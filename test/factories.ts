@@ -39,3 +39,12 @@ export async function createOrganization(orm: Orm, name = `Org ${randomUUID().sl
   await em.flush();
   return org;
 }
+
+/** Another API key for an existing account. */
+export async function createApiKeyFor(orm: Orm, accountId: string, name = 'extra'): Promise<{ id: string; headers: { 'x-api-key': string } }> {
+  const em = orm.em.fork() as EntityManager;
+  const raw = generateApiKey('mas_');
+  const key = em.create(ApiKey, { account: em.getReference(Account, accountId), name, hint: apiKeyHint(raw), hash: hashApiKey(raw) });
+  await em.flush();
+  return { id: key.id, headers: { 'x-api-key': raw } };
+}

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { AppError, forbidden } from '../common/errors';
+import { AppError, badInput, forbidden } from '../common/errors';
 import { pgArray } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The one place the access rules (api-spec Authentication rules 5-9, decisions §3) live.
@@ -54,6 +56,8 @@ export class AccessPolicy {
     if (viewer.isAdmin) return true;
     const scope = viewerScope(viewer);
     if (scope.includes(accountId)) return true;
+    // Not a UUID: no account can have that id (and it must not reach the database as a 500).
+    if (!UUID.test(accountId)) return false;
     const rows = await this.em.getConnection().execute<{ ok: number }[]>(
       `select 1 as ok from memberships where organization_id = any(?::uuid[]) and member_id = ?
        union all
@@ -66,16 +70,18 @@ export class AccessPolicy {
 
   /**
    * Resolves the account a request acts on: the caller by default, or `accountId` when given and
-   * reachable (else 403). Callers validate the id's format before this.
+   * reachable (else 403). An id that is not a UUID is a 400 naming account_id.
    */
   async resolveAccount(viewer: Viewer, accountId?: string | null): Promise<string> {
-    if (!accountId || accountId === viewer.accountId) return viewer.accountId;
+    if (accountId === undefined || accountId === null || accountId === viewer.accountId) return viewer.accountId;
+    if (!UUID.test(accountId)) throw badInput('account_id', 'must be a UUID');
     if (!(await this.canAccessAccount(viewer, accountId))) throw forbidden();
     return accountId;
   }
 
   /** organization_id is allowed when the caller is a member of it, is it, or is an admin. */
   assertOrganization(viewer: Viewer, organizationId: string): void {
+    if (!UUID.test(organizationId)) throw badInput('organization_id', 'must be a UUID');
     if (viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId)) return;
     throw forbidden('Not a member of the requested organization');
   }
@@ -158,8 +164,6 @@ export class AccessPolicy {
     return [...new Set([...scope, ...rows.map((r) => r.id)])];
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CatalogAccessRow {
   id: string;

@@ -31,6 +31,7 @@ const platformMap = (def: string) => z
     }
     return map;
   });
+const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -54,7 +55,13 @@ const envSchema = z.object({
   AUTH_JWT_PUBLIC_KEY: optionalString,
   AUTH_JWT_ISSUER: optionalString,
   AUTH_JWT_AUDIENCE: optionalString,
-  AUTH_JWT_ALGORITHMS: z.string().default('RS256,ES256,PS256,EdDSA'),
+  // Asymmetric algorithms only: an HMAC or "none" token must never verify against a public key.
+  AUTH_JWT_ALGORITHMS: z
+    .string()
+    .default('RS256,ES256,PS256,EdDSA')
+    .refine((v) => v.split(',').map((a) => a.trim()).filter(Boolean).every((a) => ASYMMETRIC_ALGORITHMS.includes(a)), {
+      message: `must be a comma-separated list of ${'RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA'}`,
+    }),
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
 
@@ -107,6 +114,15 @@ const envSchema = z.object({
   FFMPEG_PATH: optionalString,
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+}).superRefine((e, ctx) => {
+  // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
+  if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
+  for (const name of ['AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'] as const) {
+    if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY is set' });
+  }
+  if (e.AUTH_JWKS_URL && e.AUTH_JWT_PUBLIC_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['AUTH_JWT_PUBLIC_KEY'], message: 'set either AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY, not both' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -18,10 +18,13 @@ export interface Context {
   log: Logger;
   /** Shared secret presented by the federation router, if any. */
   routerSecret?: string;
+  /** The client's address (express req.ip, proxy-aware), for per-address limits such as signups. */
+  clientIp?: string;
 }
 
 export interface ContextInput {
   credentials: Credentials;
+  clientIp?: string;
   requestId?: string;
   log?: Logger;
   routerSecret?: string;
@@ -41,6 +44,7 @@ export async function createContext(deps: AppDeps, input: ContextInput): Promise
     deps,
     log,
     routerSecret: input.routerSecret,
+    clientIp: input.clientIp,
   };
 }
 

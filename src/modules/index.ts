@@ -1,5 +1,5 @@
-import { ApiKey } from '../auth/api-key.entity';
 import { accountModule } from './account';
+import { authModule } from './auth';
 import { agentModule } from './agent';
 import { artistModule } from './artist';
 import { catalogModule } from './catalog';
@@ -11,7 +11,7 @@ import type { AppModule } from './module';
 /** Every domain module; the schema, the REST route table and the ORM are built from this list. */
 export const modules: AppModule[] = [
   accountModule,
-  { name: 'auth', entities: [ApiKey], resolvers: [], routes: [] },
+  authModule,
   artistModule,
   catalogModule,
   agentModule,

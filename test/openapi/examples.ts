@@ -27,11 +27,21 @@ export interface RouteExample {
 export const PARAMS: Record<string, string> = {
   sessionId: DEMO.sessionNora,
   chatId: DEMO.chatPlan,
-  accountId: DEMO.liam,
 };
 
 export const ROUTES: Record<string, RouteExample> = {
   'POST /api/organizations': { as: as.otto, body: { name: 'Documented Org' } },
+  'POST /api/organizations/{id}/members': { params: { id: DEMO.northwind }, body: { account_id: DEMO.otto } },
+  'DELETE /api/organizations/{id}/members/{accountId}': { params: { id: DEMO.northwind, accountId: DEMO.otto } },
+
+  'POST /api/agents/signup': { body: { email: 'agent+documented@example.test' } },
+  // No code was sent to this address: a wrong code is the documented 400.
+  'POST /api/agents/verify': { body: { email: 'documented@example.test', code: '000000' }, status: 400 },
+  'POST /api/keys': { body: { name: 'documented key' } },
+  'DELETE /api/keys/{id}': {
+    // A key of its own, so Nora's demo key stays valid for the requests after this one.
+    prepare: async (http) => ({ params: { id: (await http().post('/api/keys').set(as.nora).send({ name: 'to revoke' })).body.key.id } }),
+  },
   'PUT /api/agents/templates/{id}/favorite': { params: { id: DEMO.templatePublic } },
   'PATCH /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },
   'DELETE /api/agents/templates/{id}': { params: { id: DEMO.templatePrivate } },

@@ -17,12 +17,12 @@ const pgValue = (value: unknown) => (Array.isArray(value) ? pgArray(value) : val
 export async function seedDemo(orm: Orm, config: Config): Promise<boolean> {
   const em = orm.em.fork() as EntityManager;
   return em.transactional(async (tx) => {
-    const conn = tx.getConnection();
-    const existed = (await conn.execute('select 1 from accounts where id = ?', [DEMO.adminOrg])).length > 0;
+    // tx.execute runs on the transaction's connection (getConnection().execute would not).
+    const existed = (await tx.execute('select 1 from accounts where id = ?', [config.auth.adminOrgId])).length > 0;
     const insert = async (table: string, rows: Row[], conflict = '') => {
       for (const row of rows) {
         const cols = Object.keys(row);
-        await conn.execute(
+        await tx.execute(
           `insert into "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) values (${cols.map(() => '?').join(', ')}) on conflict ${conflict} do nothing`,
           cols.map((c) => pgValue(row[c])),
         );

@@ -130,7 +130,7 @@ export async function seedResearch(em: EntityManager, now: Date): Promise<void> 
   });
 
   // One statement for all rows: the demo seed runs for every integration test file.
-  await em.getConnection().execute(
+  await em.execute(
     `insert into research_answers (id, created_at, updated_at, kind, key, source, payload, captured_at)
      select r.id::uuid, ?, ?, r.kind, r.key, r.source, r.payload::jsonb, ?
        from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) as r(id, kind, key, source, payload)

@@ -48,4 +48,12 @@ describe('checkRestInput', () => {
     const args = [arg('q', GraphQLString)];
     expect(problems(get, args, { query: { q: ['a', 'b'] } })).toEqual([{ field: 'q', message: 'must be given once' }]);
   });
+
+  it('refuses the fields a route must never receive, in the body or the query', () => {
+    const keys: RestRoute = { ...put, refusedFields: { account_id: 'must not be sent' } };
+    const args = [arg('name', new GraphQLNonNull(GraphQLString))];
+    expect(problems(keys, args, { body: { name: 'a', account_id: 'x' } })).toEqual([{ field: 'account_id', message: 'must not be sent' }]);
+    expect(problems(keys, args, { query: { account_id: 'x' }, body: { name: 'a' } })).toEqual([{ field: 'account_id', message: 'must not be sent' }]);
+    expect(problems(keys, args, { body: { name: 'a' } })).toEqual([]);
+  });
 });

@@ -34,6 +34,9 @@ export function checkRestInput(
     });
   }
   const bodyObject = (body ?? {}) as Record<string, unknown>;
+  for (const [field, message] of Object.entries(route.refusedFields ?? {})) {
+    if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
+  }
   for (const arg of args) {
     let origin: Origin;
     let value: unknown;

@@ -67,6 +67,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         req.ctx = await createContext(deps, {
           credentials: route.public ? {} : { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
           requestId: String(req.id ?? ''),
+          clientIp: req.ip,
           log: (req as unknown as { log?: AppDeps['logger'] }).log,
         });
         if (!route.public && !req.ctx.viewer) {

@@ -14,6 +14,11 @@ export interface RestRoute {
   public?: boolean;
   responseStatus?: number;
   /**
+   * Body or query keys this route must never receive, each with the message of its 400 (e.g.
+   * account_id on API key creation: keys are personal).
+   */
+  refusedFields?: Record<string, string>;
+  /**
    * The zod schema of the operation's arguments: the same one its service validates with. The
    * OpenAPI document takes bounds, defaults and enums from it (z.toJSONSchema).
    */

@@ -1,7 +1,18 @@
 import { z } from 'zod';
+import { uuid } from '../../common/validation';
 
 export const organizationName = z
   .string()
   .trim()
   .min(1, { message: 'must not be empty' })
   .max(200, { message: 'must be at most 200 characters' });
+
+export const addMemberInput = z.object({
+  id: uuid().describe('The organization'),
+  account_id: uuid().describe('The account to add as a member'),
+});
+
+export const removeMemberInput = z.object({
+  id: uuid().describe('The organization'),
+  accountId: uuid().describe('The member to remove'),
+});

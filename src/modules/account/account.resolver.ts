@@ -1,8 +1,8 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { SuccessStatus } from '../../graphql/common.types';
 import { AccountService } from './account.service';
-import { MeResult, OrganizationResult, OrganizationsResult } from './account.types';
+import { MeResult, OrganizationMembersResult, OrganizationResult, OrganizationsResult } from './account.types';
 
 @Resolver()
 export class AccountResolver {
@@ -22,5 +22,27 @@ export class AccountResolver {
   @Mutation(() => OrganizationResult, { description: 'Creates an organization; the caller becomes its first member' })
   async createOrganization(@Ctx() ctx: Context, @Arg('name', () => String) name: string): Promise<OrganizationResult> {
     return { status: SuccessStatus.success, organization: await new AccountService(ctx).createOrganization(name) };
+  }
+
+  @Authorized()
+  @Mutation(() => OrganizationMembersResult, {
+    description: 'Adds an account to an organization (idempotent); only its members (or admins) may',
+  })
+  async addOrganizationMember(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID) id: string,
+    @Arg('account_id', () => ID) accountId: string,
+  ): Promise<OrganizationMembersResult> {
+    return { status: SuccessStatus.success, ...(await new AccountService(ctx).addMember(id, accountId)) };
+  }
+
+  @Authorized()
+  @Mutation(() => OrganizationMembersResult, { description: 'Removes a member from an organization; only its members (or admins) may' })
+  async removeOrganizationMember(
+    @Ctx() ctx: Context,
+    @Arg('id', () => ID) id: string,
+    @Arg('accountId', () => ID) accountId: string,
+  ): Promise<OrganizationMembersResult> {
+    return { status: SuccessStatus.success, ...(await new AccountService(ctx).removeMember(id, accountId)) };
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RestRoute } from '../../http/rest/route';
-import { organizationName } from './account.inputs';
+import { addMemberInput, organizationName, removeMemberInput } from './account.inputs';
 
 export const accountRoutes: RestRoute[] = [
   { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'] },
@@ -11,5 +11,19 @@ export const accountRoutes: RestRoute[] = [
     path: '/organizations',
     tags: ['organizations'],
     input: z.object({ name: organizationName }),
+  },
+  {
+    operation: 'Mutation.addOrganizationMember',
+    method: 'POST',
+    path: '/organizations/:id/members',
+    tags: ['organizations'],
+    input: addMemberInput,
+  },
+  {
+    operation: 'Mutation.removeOrganizationMember',
+    method: 'DELETE',
+    path: '/organizations/:id/members/:accountId',
+    tags: ['organizations'],
+    input: removeMemberInput,
   },
 ];

@@ -1,10 +1,10 @@
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
-import { notFound } from '../../common/errors';
+import { badInput, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import { Account, AccountKind, Membership } from './account.entity';
-import { organizationName } from './account.inputs';
-import { AccountProfile, OrganizationType } from './account.types';
+import { addMemberInput, organizationName, removeMemberInput } from './account.inputs';
+import { AccountProfile, OrganizationMember, OrganizationType } from './account.types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,5 +55,50 @@ export class AccountService {
       return created;
     });
     return toOrganization(org);
+  }
+
+  /**
+   * Adds an account to an organization (idempotent). Only members of the organization, the
+   * organization itself, or admins may change its membership.
+   */
+  async addMember(organizationId: string, accountId: string): Promise<{ organization: OrganizationType; members: OrganizationMember[] }> {
+    const viewer = requireViewer(this.ctx.viewer);
+    validate(addMemberInput, { id: organizationId, account_id: accountId });
+    this.ctx.access.assertOrganization(viewer, organizationId);
+    const org = await this.organizationOrFail(organizationId);
+    if (accountId === organizationId) throw badInput('account_id', 'an organization cannot be a member of itself');
+    const member = await this.ctx.loaders.accountById.load(accountId);
+    if (!member) throw notFound('Account');
+    await this.ctx.em.getConnection().execute(
+      `insert into memberships (id, created_at, updated_at, organization_id, member_id)
+       values (gen_random_uuid(), now(), now(), ?, ?) on conflict (organization_id, member_id) do nothing`,
+      [organizationId, accountId],
+    );
+    return { organization: toOrganization(org), members: await this.members(organizationId) };
+  }
+
+  /** Removes a member; the same people as addMember may do it. Not a member: 404. */
+  async removeMember(organizationId: string, accountId: string): Promise<{ organization: OrganizationType; members: OrganizationMember[] }> {
+    const viewer = requireViewer(this.ctx.viewer);
+    validate(removeMemberInput, { id: organizationId, accountId });
+    this.ctx.access.assertOrganization(viewer, organizationId);
+    const org = await this.organizationOrFail(organizationId);
+    const removed = await this.ctx.em.nativeDelete(Membership, { organization: organizationId, member: accountId });
+    if (!removed) throw notFound('Membership');
+    return { organization: toOrganization(org), members: await this.members(organizationId) };
+  }
+
+  private async organizationOrFail(id: string): Promise<Account> {
+    const org = await this.ctx.loaders.accountById.load(id);
+    if (!org || org.kind !== AccountKind.organization) throw notFound('Organization');
+    return org;
+  }
+
+  private members(organizationId: string): Promise<OrganizationMember[]> {
+    return this.ctx.em.getConnection().execute<OrganizationMember[]>(
+      `select a.id, a.name, a.kind from memberships m join accounts a on a.id = m.member_id
+        where m.organization_id = ? order by a.name, a.id`,
+      [organizationId],
+    );
   }
 }

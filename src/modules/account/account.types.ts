@@ -70,3 +70,27 @@ export class OrganizationResult {
   @Field(() => OrganizationType)
   organization!: OrganizationType;
 }
+
+@ObjectType('OrganizationMember', { description: 'A member of an organization' })
+export class OrganizationMember {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => AccountKind)
+  kind!: AccountKind;
+}
+
+@ObjectType({ description: 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}' })
+export class OrganizationMembersResult {
+  @Field(() => SuccessStatus)
+  status!: SuccessStatus;
+
+  @Field(() => OrganizationType)
+  organization!: OrganizationType;
+
+  @Field(() => [OrganizationMember], { description: 'Every member after the change, by name' })
+  members!: OrganizationMember[];
+}

@@ -229,5 +229,14 @@ describe('artists and socials (real PostgreSQL)', () => {
       );
       expect(res.body.data._entities).toEqual([{ id: DEMO.luna, name: 'Luna Waves' }, null, null]);
     });
+
+    it('resolves no Artist reference the caller cannot reach, nor any without credentials', async () => {
+      const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id name } } }';
+      const r = [{ __typename: 'Artist', id: DEMO.luna }, { __typename: 'Artist', id: DEMO.kai }];
+      // Kai is out of Nora's reach (Query.artist answers FORBIDDEN): his reference is null, as a missing one.
+      expect((await t.graphql(query, { r }, { ...as.nora, ...router })).body.data._entities).toEqual([{ id: DEMO.luna, name: 'Luna Waves' }, null]);
+      const anonymous = await t.graphql(query, { r }, router);
+      expect(anonymous.body.data._entities).toEqual([null, null]);
+    });
   });
 });

@@ -1,4 +1,3 @@
-import { requireViewer } from '../../auth/access';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account/account.entity';
 import type { AppModule } from '../module';
@@ -15,13 +14,13 @@ export const artistModule: AppModule = {
   resolvers: [ArtistResolver, ArtistGraphResolver],
   routes: artistRoutes,
   references: {
+    /** Only an artist the caller reaches resolves (as Query.artist); any other is null. */
     Artist: {
-      // The same rules as Query.artist: credentials required; an artist out of reach is null, like a missing one.
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Artist | null> {
-        requireViewer(ctx.viewer);
-        if (!isUuid(ref.id)) return null;
-        const [account, reachable] = await Promise.all([ctx.loaders.accountById.load(ref.id), new ArtistService(ctx).canReach(ref.id)]);
-        return account && account.kind === AccountKind.artist && reachable ? { id: account.id, name: account.name } : null;
+        if (!ctx.viewer || !isUuid(ref.id)) return null;
+        const account = await ctx.loaders.accountById.load(ref.id);
+        if (!account || account.kind !== AccountKind.artist) return null;
+        return (await new ArtistService(ctx).canReach(account.id)) ? { id: account.id, name: account.name } : null;
       },
     },
   },

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createTestApp, TestApp } from '../../test/app';
+import { DEMO } from '../../test/demo';
+import { AccessPolicy } from './access';
+import type { Viewer } from './viewer';
+
+/** Rules 5-9 of the contract and decisions §3, on the demo data set. */
+describe('AccessPolicy', () => {
+  let t: TestApp;
+  let policy: AccessPolicy;
+  const viewers: Record<string, Viewer> = {};
+  beforeAll(async () => {
+    t = await createTestApp();
+    const em = t.orm.em.fork() as EntityManager;
+    policy = new AccessPolicy(em);
+    for (const name of ['ada', 'nora', 'sam', 'otto'] as const) viewers[name] = await t.deps.authenticator.viewerFor(em, DEMO[name], 'api_key');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reaches own data, the organization, its members and its roster artists; nothing else', async () => {
+    const reach = async (viewer: string, ids: string[]) => Promise.all(ids.map((id) => policy.canAccessAccount(viewers[viewer], id)));
+    expect(await reach('otto', [DEMO.otto, DEMO.nora, DEMO.northwind, DEMO.luna])).toEqual([true, false, false, false]);
+    expect(await reach('nora', [DEMO.nora, DEMO.northwind, DEMO.liam, DEMO.luna, DEMO.owls])).toEqual([true, true, true, true, true]);
+    expect(await reach('nora', [DEMO.sam, DEMO.southside, DEMO.kai, DEMO.ada, DEMO.adminOrg, 'not-a-uuid'])).toEqual([false, false, false, false, false, false]);
+    expect(await reach('sam', [DEMO.kai, DEMO.nora])).toEqual([true, false]);
+    expect(await reach('ada', [DEMO.otto, DEMO.kai, DEMO.southside])).toEqual([true, true, true]);
+  });
+
+  it('resolves account_id: own by default, reachable ones, 403 otherwise, 400 when malformed', async () => {
+    await expect(policy.resolveAccount(viewers.nora)).resolves.toBe(DEMO.nora);
+    await expect(policy.resolveAccount(viewers.nora, DEMO.liam)).resolves.toBe(DEMO.liam);
+    await expect(policy.resolveAccount(viewers.nora, DEMO.sam)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.resolveAccount(viewers.otto, DEMO.nora)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.resolveAccount(viewers.ada, DEMO.sam)).resolves.toBe(DEMO.sam);
+    await expect(policy.resolveAccount(viewers.nora, 'x')).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'account_id', message: 'must be a UUID' }] });
+  });
+
+  it('allows organization_id to members, the organization itself and admins only', () => {
+    expect(() => policy.assertOrganization(viewers.nora, DEMO.northwind)).not.toThrow();
+    expect(() => policy.assertOrganization(viewers.nora, DEMO.southside)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    expect(() => policy.assertOrganization(viewers.otto, DEMO.northwind)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    expect(() => policy.assertOrganization(viewers.ada, DEMO.southside)).not.toThrow();
+    expect(() => policy.assertOrganization({ ...viewers.otto, accountId: DEMO.southside }, DEMO.southside)).not.toThrow();
+    expect(() => policy.assertOrganization(viewers.nora, 'x')).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+  });
+
+  it('lists every reachable account for list queries (null: all, for admins)', async () => {
+    expect(await policy.reachableAccountIds(viewers.ada)).toBeNull();
+    expect((await policy.reachableAccountIds(viewers.nora))!.sort()).toEqual([DEMO.nora, DEMO.northwind, DEMO.liam, DEMO.luna, DEMO.owls].sort());
+    expect(await policy.reachableAccountIds(viewers.otto)).toEqual([DEMO.otto]);
+  });
+});

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createTestApp, TestApp } from '../../test/app';
+import { DEMO } from '../../test/demo';
+import { bearer, JWT_AUDIENCE, JWT_ISSUER, JwtIssuer, startJwtIssuer } from '../../test/jwt';
+
+const me = (t: TestApp, token: string) => t.http().get('/api/accounts/me').set(bearer(token));
+
+describe('Bearer JWTs from an identity provider (JWKS)', () => {
+  let idp: JwtIssuer;
+  let t: TestApp;
+  beforeAll(async () => {
+    idp = await startJwtIssuer();
+    t = await createTestApp({ env: idp.env });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('creates the account on first sight and finds it again by e-mail', async () => {
+    const email = `jwt-${randomUUID().slice(0, 8)}@Example.test`;
+    const token = await idp.sign({ email, name: 'Jay Webb', sub: randomUUID() });
+    const first = await me(t, token);
+    expect(first.status).toBe(200);
+    expect(first.body.account).toMatchObject({ name: 'Jay Webb', email: email.toLowerCase(), kind: 'person', organizations: [] });
+    const [again, parallel] = await Promise.all([me(t, await idp.sign({ email })), me(t, token)]);
+    expect(again.body.account.id).toBe(first.body.account.id);
+    expect(parallel.body.account.id).toBe(first.body.account.id);
+  });
+
+  it('maps an existing account by its e-mail claim, but not when the provider says it is unverified', async () => {
+    const nora = await me(t, await idp.sign({ email: 'nora@northwind.test' }));
+    expect(nora.body.account).toMatchObject({ id: DEMO.nora, organizations: [{ id: DEMO.northwind, name: 'Northwind Records' }] });
+    const unverified = await me(t, await idp.sign({ email: 'nora@northwind.test', email_verified: false, sub: 'impostor' }));
+    expect(unverified.status).toBe(200);
+    expect(unverified.body.account.id).not.toBe(DEMO.nora);
+  });
+
+  it('uses the subject when there is no e-mail claim, and keeps it when the e-mail changes', async () => {
+    const sub = randomUUID();
+    const first = await me(t, await idp.sign({ sub }));
+    expect(first.status).toBe(200);
+    const again = await me(t, await idp.sign({ sub, email: `changed-${sub.slice(0, 8)}@example.test` }));
+    expect(again.status).toBe(200);
+    expect(again.body.account.id).toBe(first.body.account.id);
+    expect((await me(t, await idp.sign({}))).status).toBe(401);
+  });
+
+  it('refuses forged, expired and misaddressed tokens with 401 on both faces', async () => {
+    const claims = { email: 'nora@northwind.test' };
+    const now = Math.floor(Date.now() / 1000);
+    const tampered = (await idp.sign(claims)).split('.');
+    tampered[1] = Buffer.from(JSON.stringify({ ...claims, email: 'ada@demo.test', iss: JWT_ISSUER, aud: JWT_AUDIENCE, exp: now + 600 })).toString('base64url');
+    const refused: Record<string, string> = {
+      expired: await idp.sign(claims, { expiresIn: now - 120 }),
+      'no exp': await idp.sign(claims, { expiresIn: null }),
+      'wrong audience': await idp.sign(claims, { audience: 'someone-else' }),
+      'wrong issuer': await idp.sign(claims, { issuer: 'https://evil.example.test/' }),
+      'alg none': idp.unsigned(claims),
+      'HS256 with the public key as secret': await idp.signHs256(claims),
+      'unknown kid': await idp.sign(claims, { kid: 'not-ours' }),
+      tampered: tampered.join('.'),
+      garbage: 'abc.def.ghi',
+    };
+    for (const [name, token] of Object.entries(refused)) {
+      const rest = await me(t, token);
+      expect({ name, status: rest.status, code: rest.body.code }).toEqual({ name, status: 401, code: 'UNAUTHENTICATED' });
+      const gql = await t.graphql('{ me { status } }', {}, bearer(token));
+      expect({ name, status: gql.status, code: gql.body.errors?.[0]?.extensions?.code }).toEqual({ name, status: 401, code: 'UNAUTHENTICATED' });
+    }
+    expect((await t.http().get('/api/accounts/me').set('authorization', 'Basic abc')).status).toBe(401);
+  });
+
+  it('allows a short clock skew, no more', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect((await me(t, await idp.sign({ email: 'nora@northwind.test' }, { expiresIn: now - 10 }))).status).toBe(200);
+    expect((await me(t, await idp.sign({ email: 'nora@northwind.test' }, { expiresIn: now - 45 }))).status).toBe(401);
+  });
+});
+
+describe('Bearer JWTs when the key set is unreachable', () => {
+  let idp: JwtIssuer;
+  let t: TestApp;
+  beforeAll(async () => {
+    idp = await startJwtIssuer();
+    t = await createTestApp({ env: { ...idp.env, AUTH_JWKS_URL: `http://127.0.0.1:${await closedPort()}/jwks.json` }, seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('answers 503 with Retry-After, never 500, on both faces', async () => {
+    const token = await idp.sign({ email: 'someone@example.test' });
+    const rest = await me(t, token);
+    expect(rest.status).toBe(503);
+    expect(rest.body).toMatchObject({ status: 'error', code: 'PROVIDER_UNAVAILABLE' });
+    expect(rest.headers['retry-after']).toBe('30');
+    expect(JSON.stringify(rest.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    const gql = await t.graphql('{ me { status } }', {}, bearer(token));
+    expect(gql.status).toBe(503);
+    expect(gql.body.errors[0].extensions.code).toBe('PROVIDER_UNAVAILABLE');
+  });
+});
+
+describe('Bearer JWTs against a configured PEM public key', () => {
+  let idp: JwtIssuer;
+  let t: TestApp;
+  beforeAll(async () => {
+    idp = await startJwtIssuer();
+    t = await createTestApp({
+      env: { AUTH_JWT_PUBLIC_KEY: idp.publicPem.replace(/\n/g, '\\n'), AUTH_JWT_ISSUER: JWT_ISSUER, AUTH_JWT_AUDIENCE: JWT_AUDIENCE },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('accepts tokens signed by its private key and nothing else', async () => {
+    expect((await me(t, await idp.sign({ email: 'nora@northwind.test' }))).body.account.id).toBe(DEMO.nora);
+    expect((await me(t, await idp.signHs256({ email: 'nora@northwind.test' }))).status).toBe(401);
+    expect((await me(t, idp.unsigned({ email: 'nora@northwind.test' }))).status).toBe(401);
+    const other = await startJwtIssuer();
+    try {
+      expect((await me(t, await other.sign({ email: 'nora@northwind.test' }))).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+    expect(idp.fetches()).toBe(0);
+  });
+});
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { createTestApp, TestApp } from '../app';
+import { createAccount } from '../factories';
+import { bearer, JwtIssuer, startJwtIssuer } from '../jwt';
+import { modules } from '../../src/modules';
+import { AccessRequest, ACCOUNT_CASES, CaseName, CREDENTIAL_CASES, expectedStatus, loadCases, Situation } from './registry';
+import { buildWorld, World } from './world';
+
+/**
+ * Every REST route × every access case (rules 1-2 and 5-8 of the contract) → the status the
+ * registry expects. Cases live in test/access/<module>.cases.ts; see registry.ts for the format.
+ */
+const routes = modules.flatMap((m) => m.routes).map((route) => ({ route, key: `${route.method} /api${route.path}` }));
+const cases = loadCases();
+const allCases: CaseName[] = [...CREDENTIAL_CASES, ...ACCOUNT_CASES];
+
+describe('access matrix', () => {
+  let t: TestApp;
+  let idp: JwtIssuer;
+  let world: World;
+  let credentials: Record<CaseName, Record<string, string>>;
+  const shared = new Map<string, Promise<unknown>>();
+
+  beforeAll(async () => {
+    idp = await startJwtIssuer();
+    t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000' } });
+    world = await buildWorld(t);
+    const email = world.alice.account.email!;
+    const revoked = await createAccount(t.orm);
+    await t.orm.em.getConnection().execute('update api_keys set revoked_at = now() where account_id = ?', [revoked.account.id]);
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    const alice = world.alice.headers;
+    credentials = {
+      'no credentials': {},
+      'malformed key': { 'x-api-key': 'not a key at all' },
+      'revoked key': revoked.headers,
+      'expired JWT': bearer(await idp.sign({ email }, { expiresIn: past })),
+      'wrong audience': bearer(await idp.sign({ email }, { audience: 'another-service' })),
+      'wrong issuer': bearer(await idp.sign({ email }, { issuer: 'https://evil.example.test/' })),
+      'alg none': bearer(idp.unsigned({ email })),
+      'HS256-signed': bearer(await idp.signHs256({ email })),
+      'no exp': bearer(await idp.sign({ email }, { expiresIn: null })),
+      'both headers': { ...alice, ...bearer(await idp.sign({ email })) },
+      'own account': alice,
+      'own account via JWT': bearer(await idp.sign({ email, sub: 'alice' })),
+      'same-org account_id': alice,
+      'other-org account_id': alice,
+      'admin account_id': world.dave.headers,
+      'non-member organization_id': alice,
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  it('has cases for every route in the route table, and none for routes that do not exist', () => {
+    const missing = routes.filter((r) => !cases[r.key]).map((r) => r.key);
+    expect({ missing, hint: 'add them in test/access/<module>.cases.ts (format: test/access/registry.ts)' }).toEqual({ missing: [], hint: expect.any(String) });
+    const known = new Set(routes.map((r) => r.key));
+    expect(Object.keys(cases).filter((k) => !known.has(k))).toEqual([]);
+  });
+
+  // A bad credential fails the whole GraphQL request (401); none at all fails each protected field
+  // (UNAUTHENTICATED in errors, HTTP 200), since signupAgent and verifyAgent need none.
+  it.each([...CREDENTIAL_CASES])('GraphQL refuses %s', async (name) => {
+    const res = await t.graphql('{ me { status } }', {}, credentials[name]);
+    const status = name === 'no credentials' ? 200 : 401;
+    expect({ status: res.status, data: res.body.data?.me ?? null, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status, data: null, code: 'UNAUTHENTICATED' });
+  });
+
+  describe.each(routes)('$key', ({ route, key }) => {
+    it.each(allCases)('%s', async (name) => {
+      const entry = cases[key];
+      if (!entry) throw new Error(`no access cases for ${key}: add them in test/access/<module>.cases.ts`);
+      const situation = situationFor(name);
+      const built: AccessRequest = (await entry.request?.(situation)) ?? {};
+      const query = { ...built.query };
+      let body = built.body ? { ...built.body } : undefined;
+      if (!entry.placesIds) {
+        const extra: Record<string, string> = {};
+        if (situation.accountId) extra.account_id = situation.accountId;
+        if (name === 'non-member organization_id') extra.organization_id = situation.organizationId;
+        if (route.method === 'GET' || route.method === 'DELETE') Object.assign(query, extra);
+        else body = { ...body, ...extra };
+      }
+      const path = built.path ?? `/api${route.path}`;
+      if (path.includes('/:')) throw new Error(`${key}: request() must return a concrete path`);
+      let req = t.http()[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path).set(credentials[name]).query(query);
+      if (route.method !== 'GET') req = req.send(body ?? {});
+      const res = await req;
+      const expected = expectedStatus(entry, Boolean(route.public), name);
+      expect({ status: res.status, code: res.body?.code }).toEqual({ status: expected, code: expected >= 400 ? codeFor(expected) : undefined });
+    });
+  });
+
+  function situationFor(name: CaseName): Situation {
+    const admin = name === 'admin account_id';
+    const accountIds: Partial<Record<CaseName, string>> = {
+      'same-org account_id': world.bob.account.id,
+      'other-org account_id': world.carol.account.id,
+      'admin account_id': world.carol.account.id,
+    };
+    return {
+      case: name,
+      t,
+      world,
+      callerId: admin ? world.dave.account.id : world.alice.account.id,
+      accountId: accountIds[name],
+      organizationId: admin || name === 'non-member organization_id' ? world.orgB : world.orgA,
+      unique: randomUUID().slice(0, 8),
+      freshAccount: async (organizations = []) => {
+        const created = await createAccount(t.orm, { organizations });
+        return { id: created.account.id, headers: created.headers };
+      },
+      once: <T>(key: string, make: () => Promise<T>): Promise<T> => {
+        if (!shared.has(key)) shared.set(key, make());
+        return shared.get(key) as Promise<T>;
+      },
+    };
+  }
+});
+
+function codeFor(status: number): string {
+  return ({ 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 429: 'RATE_LIMITED' } as Record<number, string>)[status];
+}

@@ -1,0 +1,23 @@
+import { issueVerificationCode } from '../../src/modules/auth/onboarding.service';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createApiKeyFor } from '../factories';
+import type { AccessCases } from './registry';
+
+/** API keys are personal: every /api/keys route refuses account_id. */
+const refusesAccountId = { 'same-org account_id': 400, 'other-org account_id': 400, 'admin account_id': 400 } as const;
+
+export const cases: AccessCases = {
+  'POST /api/agents/signup': { request: (s) => ({ body: { email: `matrix-${s.unique}@example.test` } }) },
+  'POST /api/agents/verify': {
+    request: async (s) => {
+      const email = `matrix-${s.unique}@example.test`;
+      return { body: { email, code: await issueVerificationCode(s.t.orm.em.fork() as EntityManager, email) } };
+    },
+  },
+  'GET /api/keys': { expect: refusesAccountId },
+  'POST /api/keys': { request: (s) => ({ body: { name: `key ${s.unique}` } }), expect: refusesAccountId },
+  'DELETE /api/keys/:id': {
+    request: async (s) => ({ path: `/api/keys/${(await createApiKeyFor(s.t.orm, s.callerId)).id}` }),
+    expect: refusesAccountId,
+  },
+};
