@@ -9,9 +9,11 @@ import { contextError, createApollo } from './graphql/apollo';
 import { createContext, headerValue } from './graphql/context';
 import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
+import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
 import { toHttpError } from './http/rest/error-status';
+import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { modules } from './modules';
 import { renderFilesRouter } from './modules/render/render.files';
@@ -26,6 +28,7 @@ export interface App {
 /** Builds the whole service on an unopened HTTP server: main.ts listens, tests use it directly. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const plain = await buildPlainSchema();
+  const routes = modules.flatMap((m) => m.routes);
   const federated = buildFederatedSchema(plain, Object.assign({}, ...modules.map((m) => m.references ?? {})));
   const app = express();
   const server = createServer(app);
@@ -55,6 +58,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
+  // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
+  app.use(docsRouter(buildOpenApiDocument(plain, routes)));
+
   const apollo = createApollo(deps, federated, server);
   await apollo.start();
   app.use(
@@ -81,7 +87,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
 
   app.use(renderFilesRouter(deps));
-  app.use('/api', createRestRouter(deps, plain, modules.flatMap((m) => m.routes)));
+  app.use('/api', createRestRouter(deps, plain, routes));
 
   app.use((req: Request, res: Response) => {
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     '',
     `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws on the same path)`,
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
+    `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
     `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.storageDir}`,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,

@@ -8,6 +8,7 @@ import { initOrm, Orm } from '../src/db/orm';
 import { seedDemo } from '../src/db/seeders/demo.seeder';
 import { AppDeps, createDeps } from '../src/deps';
 import { createTestDatabase, TestDatabase } from './db';
+import { TEST_ROUTER_SECRET } from './demo';
 import { SqlCounter } from './sql-counter';
 
 export interface TestApp {
@@ -32,7 +33,7 @@ export interface TestAppOptions {
 /** The real app on a database of its own; no port is opened until a test needs one. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ...options.env });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initOrm({ url: db.url, poolMax: 5 });
   if (options.seed !== false) await seedDemo(orm, config);

@@ -9,3 +9,9 @@ export const as = {
   sam: { 'x-api-key': DEMO_KEYS[2].raw },
   otto: { 'x-api-key': DEMO_KEYS[3].raw },
 };
+
+/** ROUTER_SECRET of test apps (createTestApp; pass `env: { ROUTER_SECRET: '' }` for none). */
+export const TEST_ROUTER_SECRET = 'test-router-secret-0123456789';
+
+/** The federation router's shared secret header, as test apps are configured (_service, _entities). */
+export const router = { 'x-router-secret': TEST_ROUTER_SECRET };

@@ -1,4 +1,4 @@
-import { as, DEMO } from './demo';
+import { as, DEMO, router } from './demo';
 import { createTestApp, TestApp } from './app';
 import { renderEnv } from './support/render';
 
@@ -172,9 +172,9 @@ describe('render requests and runs without a worker (real PostgreSQL)', () => {
     const runId = (await render(ok, as.sam)).body.runId;
     const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on RenderRun { id status } } }';
     const reps = { r: [{ __typename: 'RenderRun', id: runId }] };
-    const mine = await t.graphql(query, reps, as.sam);
+    const mine = await t.graphql(query, reps, { ...as.sam, ...router });
     expect(mine.body.data._entities).toEqual([{ id: runId, status: 'QUEUED' }]);
-    const other = await t.graphql(query, reps, as.otto);
+    const other = await t.graphql(query, reps, { ...as.otto, ...router });
     expect(other.body.data._entities).toEqual([null]);
   });
 });

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { printOpenApi } from '../src/graphql/emit';
 import { buildPlainSchema, printPlainSchema, printSubgraphSchema } from '../src/graphql/schema';
+import { buildOpenApiDocument } from '../src/http/rest/openapi';
+import { modules } from '../src/modules';
 
 const schemaDir = join(__dirname, '..', 'schema');
 
@@ -9,5 +12,12 @@ describe('emitted schema files', () => {
     const plain = await buildPlainSchema();
     expect(await readFile(join(schemaDir, 'schema.graphql'), 'utf8')).toBe(printPlainSchema(plain));
     expect(await readFile(join(schemaDir, 'subgraph.graphql'), 'utf8')).toBe(printSubgraphSchema(plain));
+  });
+
+  it('schema/openapi.json matches the document the code builds (run `npm run schema:emit`)', async () => {
+    const plain = await buildPlainSchema();
+    const built = printOpenApi(buildOpenApiDocument(plain, modules.flatMap((m) => m.routes)));
+    expect(JSON.parse(await readFile(join(schemaDir, 'openapi.json'), 'utf8'))).toEqual(JSON.parse(built));
+    expect(await readFile(join(schemaDir, 'openapi.json'), 'utf8')).toBe(built);
   });
 });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
 import { AppError, badInput, forbidden } from '../common/errors';
 import { pgArray } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
@@ -12,7 +13,44 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * of the caller or its organizations, or the caller belongs to the admin organization.
  */
 export class AccessPolicy {
+  /** Per request (one policy per context): batches canAccessAccountBatched by viewer. */
+  private readonly reach = new Map<string, DataLoader<string, boolean>>();
+
   constructor(private readonly em: EntityManager) {}
+
+  /**
+   * canAccessAccount for one id, batched: the calls made in the same tick (the representations of
+   * one `_entities` request, the rows of a list) share one query.
+   */
+  canAccessAccountBatched(viewer: Viewer, accountId: string): Promise<boolean> {
+    let loader = this.reach.get(viewer.accountId);
+    if (!loader) {
+      loader = new DataLoader(async (ids) => {
+        const reachable = await this.accessibleAccountIds(viewer, ids);
+        return ids.map((id) => reachable.has(id));
+      });
+      this.reach.set(viewer.accountId, loader);
+    }
+    return loader.load(accountId);
+  }
+
+  /** The subset of `ids` the viewer may access (same rules as canAccessAccount), in one query. */
+  async accessibleAccountIds(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(ids)].filter((id) => UUID.test(id));
+    if (viewer.isAdmin) return new Set(wanted);
+    const scope = viewerScope(viewer);
+    const reachable = new Set(wanted.filter((id) => scope.includes(id)));
+    const rest = wanted.filter((id) => !reachable.has(id));
+    if (!rest.length) return reachable;
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `select member_id as id from memberships where organization_id = any(?::uuid[]) and member_id = any(?::uuid[])
+       union
+       select artist_id from roster_entries where owner_id = any(?::uuid[]) and artist_id = any(?::uuid[])`,
+      [pgArray(scope), pgArray(rest), pgArray(scope), pgArray(rest)],
+    );
+    for (const row of rows) reachable.add(row.id);
+    return reachable;
+  }
 
   async canAccessAccount(viewer: Viewer, accountId: string): Promise<boolean> {
     if (viewer.isAdmin) return true;

@@ -116,6 +116,8 @@ const envSchema = z.object({
   RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
   RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
   FFMPEG_PATH: optionalString,
+
+  ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
   if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
@@ -163,6 +165,8 @@ export interface Config {
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
   http: { bodyLimit: string; trustProxy: boolean | number | string };
+  /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
+  federation: { routerSecret?: string };
   providers: ProvidersConfig;
   research: { ttlSeconds: Record<ResearchKind, number> };
   render: {
@@ -309,5 +313,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
       ffmpegPath: e.FFMPEG_PATH,
     },
+
+    federation: { routerSecret: e.ROUTER_SECRET },
   };
 }

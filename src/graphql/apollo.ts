@@ -1,9 +1,5 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginInlineTraceDisabled,
-  ApolloServerPluginLandingPageDisabled,
-} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
@@ -13,6 +9,21 @@ import { findAppError } from '../common/errors';
 import { toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { depthLimit } from './limits';
+import { graphiqlPage } from '../http/docs/pages';
+
+/** Apollo's landing page hook, answering browsers with the offline GraphiQL page. */
+export function graphiqlLandingPage(): ApolloServerPlugin<Context> {
+  const html = graphiqlPage();
+  return {
+    async serverWillStart() {
+      return {
+        async renderLandingPage() {
+          return { html };
+        },
+      };
+    },
+  };
+}
 
 /** Apollo Server over the subgraph schema, with masked internal errors and operation limits. */
 export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, extraPlugins: ApolloServerPlugin<Context>[] = []) {
@@ -29,7 +40,8 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // Unused, and it hooks every field: a third of the CPU on large pages.
       ApolloServerPluginCacheControlDisabled(),
-      ApolloServerPluginLandingPageDisabled(),
+      // GET /graphql from a browser (Accept: text/html): GraphiQL from npm-bundled assets, no CDN.
+      graphiqlLandingPage(),
       // Usage reporting goes through the router, not from this subgraph.
       ApolloServerPluginInlineTraceDisabled(),
       ...extraPlugins,

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 /** The `status` member of REST envelopes. */
 export enum SuccessStatus {
@@ -12,7 +12,9 @@ export enum ResultStatus {
 }
 registerEnumType(ResultStatus, { name: 'ResultStatus', description: '`success`, or `error` with an `error` message' });
 
+/** A value type other subgraphs define too: @shareable lets the router compose both. */
 @ObjectType({ description: 'Page position of a list' })
+@Directive('@shareable')
 export class Pagination {
   @Field(() => Int)
   total_count!: number;

@@ -1,10 +1,11 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { GraphQLDirective, GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
 import { modules } from '../modules';
 import type { Context } from './context';
+import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
@@ -16,27 +17,62 @@ const authChecker: AuthChecker<Context> = ({ context }) => {
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag", "@interfaceObject", "@composeDirective"])';
 
+export interface SubgraphOptions {
+  /** The schema extension with the federation `@link` (and any other links); FEDERATION_LINK by default. */
+  link?: string;
+  /**
+   * `_service` and `_entities` answer only with the router's shared secret (default true). Only
+   * test fixtures that are not this service turn it off.
+   */
+  routerOnly?: boolean;
+  /** Directive definitions the plain schema carries but the subgraph must keep (e.g. composed ones). */
+  extraTypeDefs?: string;
+}
+
 /** type-graphql needs a pubSub to build Subscription fields (see pubsub.ts for why it is local). */
 const pubSub = createLocalPubSub();
 
+export interface PlainSchemaOptions {
+  /** Resolver classes (default: every module's). */
+  resolvers?: NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  /** Object types no field reaches (e.g. entities only other subgraphs reference). */
+  orphanedTypes?: Function[]; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  /** Custom directive definitions applied with type-graphql's @Directive. */
+  directives?: GraphQLDirective[];
+}
+
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
-export async function buildPlainSchema(): Promise<GraphQLSchema> {
-  const resolvers = modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
-  return buildSchema({ resolvers, authChecker, validate: false, emitSchemaFile: false, pubSub });
+export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promise<GraphQLSchema> {
+  const resolvers = options.resolvers ?? (modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  return buildSchema({
+    resolvers,
+    authChecker,
+    validate: false,
+    emitSchemaFile: false,
+    pubSub,
+    ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
+    ...(options.directives ? { directives: options.directives } : {}),
+  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ReferenceResolvers = Record<string, { __resolveReference: (ref: any, ctx: Context) => unknown }>;
 
-/** The federation subgraph built from the plain schema: Apollo and graphql-ws serve this one. */
-export function buildFederatedSchema(plain: GraphQLSchema, references: ReferenceResolvers = {}): GraphQLSchema {
-  const typeDefs = parse(`${FEDERATION_LINK}\n\n${printSchemaWithDirectives(plain)}`);
+/**
+ * The federation subgraph built from the plain schema: Apollo and graphql-ws serve this one.
+ * Entity types carry `@key` (type-graphql `@Directive`), and `references` adds their
+ * `__resolveReference`. `_service` and `_entities` require the router's shared secret.
+ */
+export function buildFederatedSchema(plain: GraphQLSchema, references: ReferenceResolvers = {}, options: SubgraphOptions = {}): GraphQLSchema {
+  const link = options.link ?? FEDERATION_LINK;
+  const typeDefs = parse(`${link}\n\n${options.extraTypeDefs ?? ''}\n\n${printSchemaWithDirectives(plain)}`);
   const resolvers = createResolversMap(plain) as Record<string, Record<string, unknown>>;
   for (const [typeName, reference] of Object.entries(references)) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]);
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]);
+  return options.routerOnly === false ? schema : requireRouterSecret(schema);
 }
 
 export function printPlainSchema(schema: GraphQLSchema): string {

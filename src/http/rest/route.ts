@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '../../common/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -24,6 +25,12 @@ export interface RestRoute {
   input?: z.ZodObject;
   tags?: string[];
   description?: string;
+  /**
+   * Error codes this route answers with beyond the ones the OpenAPI document infers (400 with
+   * input, 401/403 with credentials, 404 with path parameters or id arguments, 500, 503), e.g.
+   * CONFLICT, RATE_LIMITED, PROVIDER_ERROR, PROVIDER_TIMEOUT.
+   */
+  errors?: ErrorCode[];
   /** Leave top-level members that are null out of the answer (members the contract says appear only sometimes). */
   omitNullFields?: boolean;
 }

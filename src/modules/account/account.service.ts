@@ -6,6 +6,8 @@ import { Account, AccountKind, Membership } from './account.entity';
 import { addMemberInput, organizationName, removeMemberInput } from './account.inputs';
 import { AccountProfile, OrganizationMember, OrganizationType } from './account.types';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
 
 export class AccountService {
@@ -28,6 +30,19 @@ export class AccountService {
       { populate: ['organization'], orderBy: { organization: { name: 'asc', id: 'asc' } } },
     );
     return memberships.map((m) => toOrganization(m.organization));
+  }
+
+  /**
+   * Federation reference: the organization with this id when the viewer may access it (member,
+   * the organization itself, or admin), else null, like a missing one. Batched: the loader and
+   * the access check each take one query for all representations of a request.
+   */
+  async organizationReference(id: unknown): Promise<OrganizationType | null> {
+    const viewer = requireViewer(this.ctx.viewer);
+    if (typeof id !== 'string' || !UUID.test(id)) return null;
+    const [account, allowed] = await Promise.all([this.ctx.loaders.accountById.load(id), this.ctx.access.canAccessAccountBatched(viewer, id)]);
+    if (!account || !allowed || account.kind !== AccountKind.organization) return null;
+    return toOrganization(account);
   }
 
   /** Creates an organization; the caller becomes its first member. */

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { SuccessStatus } from '../../graphql/common.types';
 import { AccountKind } from './account.entity';
 
@@ -40,7 +40,8 @@ export class MeResult {
   account!: AccountProfile;
 }
 
-@ObjectType('Organization', { description: 'An organization account' })
+@ObjectType('Organization', { description: 'An organization account (a federation entity: other subgraphs may extend it by id)' })
+@Directive('@key(fields: "id")')
 export class OrganizationType {
   @Field(() => ID)
   id!: string;

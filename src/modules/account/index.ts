@@ -2,10 +2,14 @@ import type { AppModule } from '../module';
 import { Account, Membership } from './account.entity';
 import { AccountResolver } from './account.resolver';
 import { accountRoutes } from './account.routes';
+import { AccountService } from './account.service';
 
 export const accountModule: AppModule = {
   name: 'account',
   entities: [Account, Membership],
   resolvers: [AccountResolver],
   routes: accountRoutes,
+  references: {
+    Organization: { __resolveReference: (ref: { id: unknown }, ctx) => new AccountService(ctx).organizationReference(ref.id) },
+  },
 };

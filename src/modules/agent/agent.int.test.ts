@@ -1,4 +1,4 @@
-import { as, DEMO } from '../../../test/demo';
+import { as, DEMO, router } from '../../../test/demo';
 import { createTestApp, TestApp } from '../../../test/app';
 import { createAccount } from '../../../test/factories';
 import {
@@ -284,7 +284,7 @@ describe('agent templates (real PostgreSQL)', () => {
       { __typename: 'AgentTemplate', id: DEMO.templatePublic },
       { __typename: 'AgentTemplate', id: 'not-a-uuid' },
     ];
-    const nora = await t.graphql(query, { representations }, as.nora);
+    const nora = await t.graphql(query, { representations }, { ...as.nora, ...router });
     expect(nora.body.errors).toBeUndefined();
     expect(nora.body.data._entities).toEqual([
       { id: DEMO.templatePrivate, title: 'Release plan drafter', is_favourite: true, shared_emails: [], creator: { name: 'Nora North', is_admin: false } },
@@ -293,9 +293,9 @@ describe('agent templates (real PostgreSQL)', () => {
       { id: DEMO.templatePublic, title: 'Playlist pitch writer', is_favourite: expect.any(Boolean), shared_emails: [], creator: { name: 'Ada Admin', is_admin: true } },
       null,
     ]);
-    const otto = await t.graphql(query, { representations }, as.otto);
+    const otto = await t.graphql(query, { representations }, { ...as.otto, ...router });
     expect(otto.body.data._entities.map((e: { id: string } | null) => e?.id ?? null)).toEqual([null, null, DEMO.templatePublic, null]);
-    const sam = await t.graphql(query, { representations: [{ __typename: 'AgentTemplate', id: DEMO.templateShared }] }, as.sam);
+    const sam = await t.graphql(query, { representations: [{ __typename: 'AgentTemplate', id: DEMO.templateShared }] }, { ...as.sam, ...router });
     expect(sam.body.data._entities[0].shared_emails).toEqual(['nora@northwind.test']);
   });
 });

@@ -9,6 +9,7 @@ export const agentRoutes: RestRoute[] = [
     path: '/agents/templates',
     tags: ['agent templates'],
     input: createTemplateInput,
+    errors: ['CONFLICT'],
   },
   {
     operation: 'Mutation.updateAgentTemplate',
@@ -16,6 +17,7 @@ export const agentRoutes: RestRoute[] = [
     path: '/agents/templates/:id',
     tags: ['agent templates'],
     input: updateTemplateInput,
+    errors: ['CONFLICT'],
   },
   {
     operation: 'Mutation.deleteAgentTemplate',

@@ -1,4 +1,4 @@
-import { as, DEMO } from '../../../test/demo';
+import { as, DEMO, router } from '../../../test/demo';
 import { createTestApp, TestApp } from '../../../test/app';
 import { ArtistGraphDocument, ArtistSocialsDocument } from '../../../test/generated/graphql';
 
@@ -225,7 +225,7 @@ describe('artists and socials (real PostgreSQL)', () => {
       const res = await t.graphql(
         'query($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id name } } }',
         { r: [{ __typename: 'Artist', id: DEMO.luna }, { __typename: 'Artist', id: DEMO.nora }, { __typename: 'Artist', id: 'nope' }] },
-        as.nora,
+        { ...as.nora, ...router },
       );
       expect(res.body.data._entities).toEqual([{ id: DEMO.luna, name: 'Luna Waves' }, null, null]);
     });
@@ -234,8 +234,8 @@ describe('artists and socials (real PostgreSQL)', () => {
       const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id name } } }';
       const r = [{ __typename: 'Artist', id: DEMO.luna }, { __typename: 'Artist', id: DEMO.kai }];
       // Kai is out of Nora's reach (Query.artist answers FORBIDDEN): his reference is null, as a missing one.
-      expect((await t.graphql(query, { r }, as.nora)).body.data._entities).toEqual([{ id: DEMO.luna, name: 'Luna Waves' }, null]);
-      const anonymous = await t.graphql(query, { r }, {});
+      expect((await t.graphql(query, { r }, { ...as.nora, ...router })).body.data._entities).toEqual([{ id: DEMO.luna, name: 'Luna Waves' }, null]);
+      const anonymous = await t.graphql(query, { r }, router);
       expect(anonymous.body.data._entities).toEqual([null, null]);
     });
   });

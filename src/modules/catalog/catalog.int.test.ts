@@ -1,4 +1,4 @@
-import { as, DEMO } from '../../../test/demo';
+import { as, DEMO, router } from '../../../test/demo';
 import { createTestApp, TestApp } from '../../../test/app';
 import { AddCatalogSongsDocument, CatalogGraphDocument, CatalogSongsDocument, MyArtistsCatalogsDocument, RemoveCatalogsDocument } from '../../../test/generated/graphql';
 
@@ -356,7 +356,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
             { __typename: 'Song', isrc: 'ZZZZZ0000000' },
           ],
         },
-        as.nora,
+        { ...as.nora, ...router },
       );
       expect(res.body.data._entities).toEqual([
         { id: DEMO.catalogNorthwind, name: 'Northwind Masters' },

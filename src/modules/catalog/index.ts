@@ -1,3 +1,4 @@
+import { requireViewer } from '../../auth/access';
 import type { Context } from '../../graphql/context';
 import { isUuid } from '../artist/artist.inputs';
 import { accessLoaders } from '../artist/artist.loaders';
@@ -17,13 +18,16 @@ export const catalogModule: AppModule = {
     /** Only a catalog the caller reaches resolves; any other is null. */
     Catalog: {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
-        if (!ctx.viewer || !isUuid(ref.id)) return null;
+        requireViewer(ctx.viewer);
+        if (!isUuid(ref.id)) return null;
         const row = await accessLoaders(ctx).catalogAccess.load(ref.id);
         return row?.reachable ? { id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at } : null;
       },
     },
     Song: {
+      // As Query.song: any authenticated caller; without credentials UNAUTHENTICATED.
       __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> | null {
+        requireViewer(ctx.viewer);
         const isrc = typeof ref.isrc === 'string' ? normalizeIsrc(ref.isrc) : '';
         return CANONICAL_ISRC.test(isrc) ? ctx.loaders.songByIsrc.load(isrc) : null;
       },

@@ -5,5 +5,5 @@ export const renderRoutes: RestRoute[] = [
   { operation: 'Mutation.renderVideo', method: 'POST', path: '/video/render', tags: ['video'], input: renderVideoInput },
   { operation: 'Query.compositions', method: 'GET', path: '/video/compositions', tags: ['video'] },
   { operation: 'Query.runs', method: 'GET', path: '/tasks/runs', tags: ['tasks'], input: runsInput },
-  { operation: 'Mutation.cancelRun', method: 'POST', path: '/tasks/runs/:runId/cancel', tags: ['tasks'], input: cancelRunInput },
+  { operation: 'Mutation.cancelRun', method: 'POST', path: '/tasks/runs/:runId/cancel', tags: ['tasks'], input: cancelRunInput, errors: ['CONFLICT'] },
 ];

@@ -10,13 +10,16 @@ import {
   trackStatsInput,
 } from './research.inputs';
 
+/** Upstream failures these routes pass on when no stored answer serves them (documented in the OpenAPI document). */
+const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOUT'];
+
 export const researchRoutes: RestRoute[] = [
-  { operation: 'Query.trackStats', method: 'GET', path: '/research/track/stats', tags: ['research'], input: trackStatsInput, omitNullFields: true },
-  { operation: 'Query.discover', method: 'GET', path: '/research/discover', tags: ['research'], input: discoverInput },
-  { operation: 'Query.curator', method: 'GET', path: '/research/curator', tags: ['research'], input: curatorInput },
-  { operation: 'Query.researchGenres', method: 'GET', path: '/research/genres', tags: ['research'], input: z.object({}) },
-  { operation: 'Query.researchTracks', method: 'GET', path: '/research/tracks', tags: ['research'], input: artistTracksInput },
-  { operation: 'Query.researchPlaylists', method: 'GET', path: '/research/playlists', tags: ['research'], input: artistPlaylistsInput },
-  { operation: 'Query.researchSearch', method: 'GET', path: '/research', tags: ['research'], input: researchSearchInput },
-  { operation: 'Query.platformASearch', method: 'GET', path: '/platform_a/search', tags: ['platform search'], input: platformSearchInput, omitNullFields: true },
+  { operation: 'Query.trackStats', method: 'GET', path: '/research/track/stats', tags: ['research'], errors: PROVIDER_ERRORS, input: trackStatsInput, omitNullFields: true },
+  { operation: 'Query.discover', method: 'GET', path: '/research/discover', tags: ['research'], errors: PROVIDER_ERRORS, input: discoverInput },
+  { operation: 'Query.curator', method: 'GET', path: '/research/curator', tags: ['research'], errors: PROVIDER_ERRORS, input: curatorInput },
+  { operation: 'Query.researchGenres', method: 'GET', path: '/research/genres', tags: ['research'], errors: PROVIDER_ERRORS, input: z.object({}) },
+  { operation: 'Query.researchTracks', method: 'GET', path: '/research/tracks', tags: ['research'], errors: PROVIDER_ERRORS, input: artistTracksInput },
+  { operation: 'Query.researchPlaylists', method: 'GET', path: '/research/playlists', tags: ['research'], errors: PROVIDER_ERRORS, input: artistPlaylistsInput },
+  { operation: 'Query.researchSearch', method: 'GET', path: '/research', tags: ['research'], errors: PROVIDER_ERRORS, input: researchSearchInput },
+  { operation: 'Query.platformASearch', method: 'GET', path: '/platform_a/search', tags: ['platform search'], errors: PROVIDER_ERRORS, input: platformSearchInput, omitNullFields: true },
 ];

@@ -1,0 +1,52 @@
+import express, { Request, Response } from 'express';
+import type { OpenApiDocument } from '../rest/openapi';
+import { AppError } from '../../common/errors';
+import { toHttpError } from '../rest/error-status';
+import { sendError } from '../rest/rest.router';
+import { Asset, graphiqlAssets, swaggerAssets } from './assets';
+import { DOCS_CSP, GRAPHIQL_INIT, SWAGGER_INIT, swaggerPage } from './pages';
+
+function serveAssets(assets: Record<string, Asset>, route: string): express.Router {
+  const router = express.Router();
+  router.get('/:name', (req: Request, res: Response, next) => {
+    const asset = assets[String(req.params.name)];
+    if (!asset) return next();
+    res.locals.route = route;
+    res.type(asset.type).set('cache-control', 'public, max-age=86400').sendFile(asset.file);
+  });
+  return router;
+}
+
+/**
+ * The public documentation routes (decisions §2: no credentials): GET /api/openapi.json, the API
+ * reference page at /api/docs (Swagger UI) and the assets of both in-browser pages. Mounted before
+ * the REST router, which answers 404 for any /api path it does not know.
+ */
+export function docsRouter(openapi: OpenApiDocument): express.Router {
+  const router = express.Router();
+  const body = JSON.stringify(openapi);
+  router.get('/api/openapi.json', (_req, res) => {
+    res.locals.route = '/api/openapi.json';
+    res.type('application/json; charset=utf-8').set('access-control-allow-origin', '*').send(body);
+  });
+  router.get(['/api/docs', '/api/docs/'], (_req, res) => {
+    res.locals.route = '/api/docs';
+    res.type('text/html; charset=utf-8').set('content-security-policy', DOCS_CSP).send(swaggerPage());
+  });
+  router.get('/api/docs/init.js', (_req, res) => {
+    res.locals.route = '/api/docs';
+    res.type('text/javascript; charset=utf-8').send(SWAGGER_INIT);
+  });
+  router.use('/api/docs/assets', serveAssets(swaggerAssets(), '/api/docs/assets'));
+  router.get('/graphql/assets/init.js', (_req, res) => {
+    res.locals.route = '/graphql/assets';
+    res.type('text/javascript; charset=utf-8').send(GRAPHIQL_INIT);
+  });
+  router.use('/graphql/assets', serveAssets(graphiqlAssets(), '/graphql/assets'));
+  // Anything else below the asset folders is absent (not a GraphQL request, not a REST route).
+  router.use(['/graphql/assets', '/api/docs/assets'], (req: Request, res: Response) => {
+    res.locals.route = 'unmatched';
+    sendError(res, toHttpError(new AppError('NOT_FOUND', `No asset ${req.originalUrl.split('?')[0]}`)));
+  });
+  return router;
+}

@@ -1,0 +1,347 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import {
+  GraphQLArgument,
+  GraphQLInputType,
+  GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  OperationTypeNode,
+} from 'graphql';
+import { createSofa, OpenAPI } from 'sofa-api';
+import { z } from 'zod';
+import { ERROR_CODES } from '../../common/errors';
+import { ERROR_STATUS } from './error-status';
+import { operationField } from './inputs';
+import type { RestRoute } from './route';
+
+type JsonObject = Record<string, unknown>;
+type Schema = JsonObject;
+type Operation = JsonObject;
+
+/** The OpenAPI 3.1 document as plain JSON (the parts this module and its tests read are typed). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  tags?: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, JsonObject> };
+}
+
+export const API_BASE = '/api';
+export const SECURITY_SCHEMES = { apiKey: 'ApiKeyAuth', bearer: 'BearerAuth' } as const;
+const ERROR_SCHEMA = 'ErrorResponse';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input: a field missing, of the wrong type, out of bounds, an unknown enum value, or bad JSON (`details` names each field)',
+  401: 'No credentials, invalid, expired or revoked credentials, or both x-api-key and Authorization',
+  403: 'Valid credentials without access to the requested account_id, organization_id or resource',
+  404: 'Absent, or not visible to the caller',
+  409: 'Uniqueness clash',
+  429: 'Too many requests; retry after `Retry-After` seconds',
+  500: 'Unexpected error (the message is masked; the request id is in x-request-id)',
+  502: 'An upstream provider answered with an error',
+  503: 'Provider not configured, circuit open, or database unavailable; retry after `Retry-After` seconds',
+  504: 'An upstream provider did not answer in time',
+};
+
+export interface OpenApiOptions {
+  title?: string;
+  version?: string;
+}
+
+/**
+ * The OpenAPI 3.1 document of the REST route table. sofa generates the operations from the plain
+ * schema; this then puts every route right: its path ({param}) and method, path/query parameters
+ * (body fields only in requestBody, where sofa also lists them as query parameters), bounds,
+ * defaults and enums from the route's zod `input`, nullable response fields, the 200 schema and
+ * the error body (decisions §1) for each error status the route can answer, operationId and
+ * description, and both security schemes on every route that needs credentials.
+ */
+export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[], options: OpenApiOptions = {}): OpenApiDocument {
+  const sofa = createSofa({ basePath: API_BASE, schema });
+  const customScalars = scalarSchemas(schema);
+  const generator = OpenAPI({ schema, info: { title: '', version: '' }, customScalars });
+  for (const route of routes) {
+    const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
+    const operationNode = buildOperationNodeForField({
+      kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+      schema,
+      field: fieldName,
+      models: sofa.models,
+      ignore: sofa.ignore,
+      circularReferenceDepth: sofa.depthLimit,
+    });
+    generator.addRoute(
+      { document: { kind: Kind.DOCUMENT, definitions: [operationNode] }, path: route.path, method: route.method, tags: route.tags, description: route.description },
+      { basePath: API_BASE },
+    );
+  }
+  const generated = generator.get() as unknown as { paths: Record<string, Record<string, JsonObject>>; components: { schemas: Record<string, JsonObject> } };
+
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    const method = route.method.toLowerCase();
+    const key = `${route.method} ${path}`;
+    const sofaOperation = generated.paths[path]?.[method];
+    if (!sofaOperation) throw new Error(`sofa generated no operation for ${key}`);
+    paths[path] ??= {};
+    if (paths[path]![method]) throw new Error(`The route table lists ${key} twice`);
+    paths[path]![method] = operationFor(schema, route, sofaOperation, operationIds, customScalars);
+  }
+
+  const schemas: Record<string, Schema> = {};
+  for (const [name, component] of Object.entries(generated.components.schemas)) {
+    schemas[name] = withNullableFields(schema, name, component);
+  }
+  schemas[ERROR_SCHEMA] = errorSchema();
+
+  const tags = [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name }));
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'Music Agent Service REST API',
+      version: options.version ?? '0.1.0',
+      description: [
+        'REST face of the music agent service; the same operations are served as GraphQL at /graphql.',
+        'Every route except the public ones needs exactly one credential: the `x-api-key` header or `Authorization: Bearer <JWT>` (both at once is a 401).',
+        'Every failure answers `{ status: "error", error, code, details? }` with the status of its code.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/' }],
+    tags,
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        [SECURITY_SCHEMES.apiKey]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A personal API key (POST /api/keys, or agent onboarding)' },
+        [SECURITY_SCHEMES.bearer]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "The user's access token from the identity provider" },
+      },
+    },
+  };
+  return pruneComponents(document);
+}
+
+/** `/things/:id` → `/api/things/{id}`. */
+export function openApiPath(routePath: string): string {
+  return API_BASE + routePath.replace(/:(\w+)/g, '{$1}');
+}
+
+function operationFor(
+  schema: GraphQLSchema,
+  route: RestRoute,
+  sofaOperation: JsonObject,
+  operationIds: Set<string>,
+  customScalars: Record<string, JsonObject>,
+): Operation {
+  const field = operationField(schema, route.operation);
+  const fieldName = route.operation.split('.')[1]!;
+  let operationId = fieldName;
+  for (let i = 2; operationIds.has(operationId); i++) operationId = `${fieldName}${i}`;
+  operationIds.add(operationId);
+
+  const input = zodInput(route);
+  const parameters: JsonObject[] = [];
+  const bodyProperties: Record<string, Schema> = {};
+  const bodyRequired: string[] = [];
+  for (const arg of field.args) {
+    const argSchema = mergeSchemas(inputSchema(arg.type, customScalars), input.properties[arg.name]);
+    const description = arg.description ?? (input.properties[arg.name]?.description as string | undefined);
+    const required = isNonNullType(arg.type) || input.required.includes(arg.name);
+    if (route.path.includes(`:${arg.name}`)) {
+      parameters.push({ name: arg.name, in: 'path', required: true, schema: argSchema, ...(description ? { description } : {}) });
+    } else if (route.method === 'GET') {
+      parameters.push({ name: arg.name, in: 'query', required, schema: argSchema, ...(description ? { description } : {}) });
+    } else {
+      bodyProperties[arg.name] = description ? { ...argSchema, description } : argSchema;
+      if (required) bodyRequired.push(arg.name);
+    }
+  }
+
+  const success = String(route.responseStatus ?? 200);
+  const sofaResponse = (sofaOperation.responses as Record<string, JsonObject>)['200'];
+  const description = route.description ?? field.description ?? `${route.method} ${openApiPath(route.path)}`;
+  const responses: Record<string, JsonObject> = {
+    [success]: { description: field.description ?? 'Success', content: sofaResponse?.content ?? {} },
+  };
+  for (const status of errorStatuses(route, field.args)) {
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
+      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+    };
+  }
+
+  return {
+    operationId,
+    summary: field.description ?? description,
+    description,
+    tags: route.tags ?? [],
+    ...(parameters.length ? { parameters } : {}),
+    ...(Object.keys(bodyProperties).length
+      ? {
+          requestBody: {
+            required: bodyRequired.length > 0,
+            content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } },
+          },
+        }
+      : {}),
+    responses,
+    security: route.public ? [] : [{ [SECURITY_SCHEMES.apiKey]: [] }, { [SECURITY_SCHEMES.bearer]: [] }],
+  };
+}
+
+/**
+ * The error statuses a route can answer: 400 when it takes input, 401 and (with input) 403 when it
+ * needs credentials, 404 with path parameters or id arguments, 500 and 503 always, plus what the
+ * route declares in `errors`.
+ */
+const ID_ARG = /(^id$|_id$|[a-z]Id$)/;
+
+export function errorStatuses(route: RestRoute, args: readonly GraphQLArgument[]): number[] {
+  const statuses = new Set<number>([500, 503]);
+  if (args.length) statuses.add(400);
+  if (!route.public) {
+    statuses.add(401);
+    if (args.length) statuses.add(403);
+  }
+  // A path parameter, or an argument naming a row (id, *_id, *Id), may name one that is absent or hidden.
+  if (/:\w+/.test(route.path) || args.some((a) => ID_ARG.test(a.name))) statuses.add(404);
+  for (const code of route.errors ?? []) statuses.add(ERROR_STATUS[code]);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function errorSchema(): Schema {
+  return {
+    type: 'object',
+    description: 'The one error body of every REST failure (decisions §1)',
+    required: ['status', 'error', 'code'],
+    properties: {
+      status: { type: 'string', enum: ['error'] },
+      error: { type: 'string', description: 'Human-readable message; never a stack, SQL or a secret' },
+      code: { type: 'string', enum: [...ERROR_CODES] },
+      details: {
+        type: 'array',
+        description: 'On a 400: each invalid or missing field',
+        items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      },
+    },
+  };
+}
+
+function zodInput(route: RestRoute): { properties: Record<string, JsonObject>; required: string[] } {
+  if (!route.input) return { properties: {}, required: [] };
+  const json = z.toJSONSchema(route.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, JsonObject>; required?: string[] };
+  return { properties: json.properties ?? {}, required: json.required ?? [] };
+}
+
+/** GraphQL's type of an argument, overlaid with the zod schema's bounds, defaults, enums and formats. */
+function mergeSchemas(graphql: JsonObject, zod: JsonObject | undefined): Schema {
+  if (!zod || !Object.keys(zod).length) return graphql as Schema;
+  const { $schema: _schema, ...given } = zod;
+  // zod writes an optional nullable value as anyOf [schema, null]: keep one schema, nullable.
+  let overlay: JsonObject = given;
+  let nullable = false;
+  const branches = given.anyOf as JsonObject[] | undefined;
+  if (Array.isArray(branches) && branches.length === 2 && branches.some((b) => b.type === 'null')) {
+    const { anyOf: _anyOf, ...rest } = given;
+    overlay = { ...branches.find((b) => b.type !== 'null')!, ...rest };
+    nullable = true;
+  }
+  const merged: JsonObject = { ...graphql, ...overlay };
+  if (nullable && typeof merged.type === 'string') merged.type = [merged.type, 'null'];
+  if ('$ref' in graphql && !('$ref' in overlay) && ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'properties', 'items'].some((k) => k in overlay)) delete merged.$ref;
+  if (graphql.type === 'integer' && overlay.type === 'number') merged.type = 'integer';
+  if (graphql.type === 'integer' && overlay.type === 'integer' && graphql.format) merged.format = graphql.format;
+  // zod's int() bounds are the safe-integer range; a GraphQL Int is 32 bits.
+  if (merged.format === 'int32') {
+    if (typeof merged.maximum !== 'number' || merged.maximum > INT32_MAX) merged.maximum = INT32_MAX;
+    if (typeof merged.minimum === 'number' && merged.minimum < -INT32_MAX - 1) merged.minimum = -INT32_MAX - 1;
+  }
+  return merged as Schema;
+}
+
+function inputSchema(type: GraphQLInputType, scalars: Record<string, JsonObject>): JsonObject {
+  if (isNonNullType(type)) return inputSchema(type.ofType, scalars);
+  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, scalars) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  if (isInputObjectType(type)) return { $ref: `#/components/schemas/${type.name}` };
+  if (isScalarType(type)) return { ...(PRIMITIVES[type.name] ?? scalars[type.name] ?? {}) };
+  return {};
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+
+const PRIMITIVES: Record<string, JsonObject> = {
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number', format: 'float' },
+  String: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  ID: { type: 'string' },
+};
+
+/** JSON schemas of the custom scalars: graphql-scalars carry one (`extensions.jsonSchema`); JSON is any value. */
+function scalarSchemas(schema: GraphQLSchema): Record<string, JsonObject> {
+  const out: Record<string, JsonObject> = {};
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isScalarType(type) || PRIMITIVES[type.name] || type.name.startsWith('__')) continue;
+    const given = (type.extensions as { jsonSchema?: JsonObject } | undefined)?.jsonSchema;
+    const { title: _title, ...jsonSchema } = given ?? {};
+    out[type.name] = given ? jsonSchema : type.name === 'JSON' ? {} : { type: 'string' };
+    if (type.description && !out[type.name]!.description) out[type.name] = { ...out[type.name], description: type.description.split('\n')[0] };
+  }
+  return out;
+}
+
+/** sofa leaves nullable fields non-nullable in the JSON schema; a REST answer carries them as null. */
+function withNullableFields(schema: GraphQLSchema, name: string, component: JsonObject): Schema {
+  const type = schema.getType(name);
+  if (!isObjectType(type) || !component.properties) return component as Schema;
+  const properties: Record<string, JsonObject> = {};
+  for (const [fieldName, fieldSchema] of Object.entries(component.properties as Record<string, JsonObject>)) {
+    const field = type.getFields()[fieldName];
+    properties[fieldName] = field && !isNonNullType(field.type) ? nullable(fieldSchema) : fieldSchema;
+  }
+  return { ...component, properties } as Schema;
+}
+
+function nullable(s: JsonObject): JsonObject {
+  if ('$ref' in s) {
+    const { description, ...ref } = s;
+    return { anyOf: [ref, { type: 'null' }], ...(description ? { description } : {}) };
+  }
+  const out: JsonObject = { ...s };
+  if (typeof s.type === 'string') out.type = [s.type, 'null'];
+  else if (!s.type) return out;
+  if (Array.isArray(s.enum)) out.enum = [...s.enum, null];
+  return out;
+}
+
+/** Keeps only the component schemas the operations reach, sorted by name (stable output). */
+function pruneComponents(document: OpenApiDocument): OpenApiDocument {
+  const all = document.components.schemas;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        const name = value.slice('#/components/schemas/'.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(all[name]);
+        }
+      } else visit(value);
+    }
+  };
+  visit(document.paths);
+  document.components.schemas = Object.fromEntries([...used].sort().map((name) => [name, all[name]!]));
+  return document;
+}

@@ -1,0 +1,60 @@
+import { createTestApp, TestApp } from '../app';
+import { as } from '../demo';
+
+/** Every script and stylesheet a page loads: all must be served by this service (no CDN). */
+function assetUrls(html: string): string[] {
+  return [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+describe('in-browser docs pages, offline (npm-bundled assets)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function expectSelfContained(html: string, expected: RegExp[]) {
+    expect(html).not.toMatch(/https?:\/\//);
+    const urls = assetUrls(html);
+    for (const pattern of expected) expect(urls.some((u) => pattern.test(u))).toBe(true);
+    for (const url of urls) {
+      expect(url.startsWith('/')).toBe(true);
+      const res = await t.http().get(url).buffer(true);
+      expect({ url, status: res.status }).toEqual({ url, status: 200 });
+      if (url.endsWith('.js')) expect(res.headers['content-type']).toMatch(/javascript/);
+      if (url.endsWith('.css')) expect(res.headers['content-type']).toMatch(/text\/css/);
+      expect(Number(res.headers['content-length'] ?? res.text?.length ?? 0)).toBeGreaterThan(0);
+    }
+  }
+
+  it('serves the REST API reference at /api/docs without credentials', async () => {
+    const res = await t.http().get('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    await expectSelfContained(res.text, [/swagger-ui-bundle\.js$/, /swagger-ui\.css$/, /\/api\/docs\/init\.js$/]);
+    const init = await t.http().get('/api/docs/init.js');
+    expect(init.text).toContain("url: '/api/openapi.json'");
+  });
+
+  it('offers GraphiQL on GET /graphql to browsers, and GraphQL to everyone else', async () => {
+    const page = await t.http().get('/graphql').set('accept', 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('graphiql');
+    await expectSelfContained(page.text, [/react\.production\.min\.js$/, /react-dom\.production\.min\.js$/, /graphiql\.min\.js$/, /graphiql\.min\.css$/, /init\.js$/]);
+    const init = await t.http().get('/graphql/assets/init.js');
+    expect(init.text).toContain('GraphiQL.createFetcher');
+
+    const query = await t.graphql('{ me { account { name } } }', {}, as.nora);
+    expect(query.body.data.me.account.name).toBe('Nora North');
+  });
+
+  it('serves only the listed asset files', async () => {
+    for (const path of ['/api/docs/assets/package.json', '/api/docs/assets/..%2Fpackage.json', '/graphql/assets/index.js']) {
+      const res = await t.http().get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+  });
+});
