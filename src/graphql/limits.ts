@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, ValidationContext, ASTVisitor, FragmentDefinitionNode, SelectionSetNode } from 'graphql';
 
-/** Rejects operations nested deeper than `maxDepth` fields (fragments followed, introspection included). */
+/** Rejects operations nested deeper than `maxDepth` fields (fragments followed; introspection fields exempt). */
 export function depthLimit(maxDepth: number) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -12,6 +12,9 @@ export function depthLimit(maxDepth: number) {
       let max = 0;
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
+          // Introspection (IDEs ask for ~15 levels of ofType) is governed by GRAPHQL_INTROSPECTION
+          // and the token limit instead.
+          if (selection.name.value === '__schema' || selection.name.value === '__type') continue;
           max = Math.max(max, selection.selectionSet ? 1 + depthOf(selection.selectionSet, seen) : 1);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           max = Math.max(max, depthOf(selection.selectionSet, seen));
