@@ -47,11 +47,9 @@ export class SongCredit {
   timestamp!: number;
 }
 
-@ObjectType('CatalogSong', { description: 'A song in a catalog (REST item)' })
-export class CatalogSongRecord {
-  @Field(() => ID)
-  catalog_id!: string;
-
+/** The fields of a recording, shared by the REST item and the graph's Song (kept as two types: sofa trap). */
+@ObjectType()
+abstract class SongFields {
   @Field()
   isrc!: string;
 
@@ -66,6 +64,12 @@ export class CatalogSongRecord {
 
   @Field()
   updated_at!: Date;
+}
+
+@ObjectType('CatalogSong', { description: 'A song in a catalog (REST item)' })
+export class CatalogSongRecord extends SongFields {
+  @Field(() => ID)
+  catalog_id!: string;
 
   @Field(() => [SongCredit])
   artists!: SongCredit[];
@@ -151,22 +155,7 @@ export class Catalog {
 /** A recording in the graph, identified by its ISRC; other subgraphs extend it. */
 @Directive('@key(fields: "isrc")')
 @ObjectType('Song', { description: 'A recording, identified by its ISRC' })
-export class Song {
-  @Field()
-  isrc!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  album!: string | null;
-
-  @Field(() => String, { nullable: true })
-  lyrics!: string | null;
-
-  @Field()
-  updated_at!: Date;
-}
+export class Song extends SongFields {}
 
 @ObjectType('CatalogAccount', { description: 'An account a catalog is linked to' })
 export class CatalogAccount {
