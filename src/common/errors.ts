@@ -57,9 +57,6 @@ export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `$
 export const forbidden = (message = 'Insufficient access to the requested account or organization'): AppError =>
   new AppError('FORBIDDEN', message);
 
-export const unauthenticated = (message = 'Missing or invalid credentials'): AppError =>
-  new AppError('UNAUTHENTICATED', message);
-
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

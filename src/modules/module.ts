@@ -1,4 +1,3 @@
-import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from '../graphql/schema';
 import type { RestRoute } from '../http/rest/route';
 
@@ -13,5 +12,3 @@ export interface AppModule {
   /** Federation: `__resolveReference` per entity type this module owns (batched through loaders). */
   references?: ReferenceResolvers;
 }
-
-export type ResolverList = NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
