@@ -13,6 +13,7 @@ import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
 import { toHttpError } from './http/rest/error-status';
+import { requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { modules } from './modules';
@@ -93,9 +94,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const bodyError = error as { type?: string; status?: number };
-    if (bodyError?.type && bodyError.status && bodyError.status < 500) {
-      sendError(res, toHttpError(new AppError('BAD_USER_INPUT', 'Malformed or oversized request body', { details: [{ field: 'body', message: 'could not be read' }] })));
+    const known = requestError(error, deps.config.http.bodyLimit);
+    if (known) {
+      sendError(res, toHttpError(known));
       return;
     }
     const httpError = toHttpError(error);

@@ -76,6 +76,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+  REQUEST_MAX_DEPTH: int(32, 2, 1000),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
@@ -164,7 +165,8 @@ export interface Config {
   };
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
-  http: { bodyLimit: string; trustProxy: boolean | number | string };
+  /** maxDepth: deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
+  http: { bodyLimit: string; maxDepth: number; trustProxy: boolean | number | string };
   /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
   federation: { routerSecret?: string };
   providers: ProvidersConfig;
@@ -266,6 +268,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
+      maxDepth: e.REQUEST_MAX_DEPTH,
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
     },
     providers: {

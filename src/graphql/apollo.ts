@@ -9,6 +9,7 @@ import { findAppError } from '../common/errors';
 import { toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { depthLimit } from './limits';
+import { variablesDepthPlugin } from './input-guard';
 import { graphiqlPage } from '../http/docs/pages';
 
 /** Apollo's landing page hook, answering browsers with the offline GraphiQL page. */
@@ -44,6 +45,7 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
       graphiqlLandingPage(),
       // Usage reporting goes through the router, not from this subgraph.
       ApolloServerPluginInlineTraceDisabled(),
+      variablesDepthPlugin<Context>(deps.config.http.maxDepth),
       ...extraPlugins,
     ],
   });

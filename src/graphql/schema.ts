@@ -7,6 +7,7 @@ import { modules } from '../modules';
 import type { Context } from './context';
 import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
+import { guardArguments } from './input-guard';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
 const authChecker: AuthChecker<Context> = ({ context }) => {
@@ -44,7 +45,7 @@ export interface PlainSchemaOptions {
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
 export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promise<GraphQLSchema> {
   const resolvers = options.resolvers ?? (modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers,
     authChecker,
     validate: false,
@@ -53,6 +54,7 @@ export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promis
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
+  return guardArguments(schema);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -70,8 +72,9 @@ export function buildFederatedSchema(plain: GraphQLSchema, references: Reference
   for (const [typeName, reference] of Object.entries(references)) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
+  // Guarded before the router-secret check wraps _entities, so that check runs first.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]);
+  const schema = guardArguments(buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]));
   return options.routerOnly === false ? schema : requireRouterSecret(schema);
 }
 

@@ -9,6 +9,7 @@ import { toHttpError } from '../http/rest/error-status';
 import type { Credentials } from '../auth/authenticate';
 import { createContext } from './context';
 import { depthLimit } from './limits';
+import { variablesError } from './input-guard';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -46,6 +47,8 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         }
         const errors = validate(schema, document, rules);
         if (errors.length) return errors;
+        const tooDeep = variablesError(payload.variables, deps.config.http.maxDepth);
+        if (tooDeep) return [tooDeep];
         return undefined;
       },
       // Credentials are checked again for every subscription: a key revoked mid-connection stops working.

@@ -2,10 +2,12 @@ import express, { NextFunction, Request, Response as ExpressResponse } from 'exp
 import { execute, ExecutionArgs, GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../common/errors';
+import { AppError, FieldProblem } from '../../common/errors';
+import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
 import { checkRestInput, operationField } from './inputs';
 import { HttpError, toHttpError } from './error-status';
+import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import type { RestRoute } from './route';
 
 declare module 'express-serve-static-core' {
@@ -21,7 +23,8 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
 /**
  * The REST face: an explicit route table mapped onto sofa-api over the plain schema. Only the
  * documented routes are served (sofa's own defaults and /api/webhook* are not): anything else under
- * /api is a 404. Each route authenticates (401), then checks its raw input (400), then runs.
+ * /api is a 404. Each route authenticates (401), then checks the media type of a body (415) and its
+ * raw input (400), then runs.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
   const omitNull = new Set(routes.filter((r) => r.omitNullFields).map((r) => r.operation.split('.')[1]));
@@ -55,7 +58,22 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
   });
 
   const router = express.Router();
+  // Only after mediaType below has let the request through: anything it parses is meant as JSON.
   const json = express.json({ limit: deps.config.http.bodyLimit, strict: false, type: () => true });
+  const maxDepth = deps.config.http.maxDepth;
+  // A body must say it is JSON: a text/plain or form post (which any web page can make from a
+  // visitor's browser without a CORS preflight) is refused, not parsed and acted on.
+  const mediaType = (req: Request, _res: ExpressResponse, next: NextFunction) => {
+    if (!hasBody(req.headers) || isJsonMediaType(req.headers['content-type'])) {
+      next();
+      return;
+    }
+    next(
+      new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as Content-Type: application/json', {
+        details: [{ field: 'content-type', message: 'must be application/json' }],
+      }),
+    );
+  };
 
   for (const route of routes) {
     const field = operationField(schema, route.operation);
@@ -80,10 +98,21 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     };
     const run = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       try {
+        const body: unknown = readsBody ? (req.body ?? {}) : undefined;
+        // Before anything recursive (the input check, sofa's re-serialisation) walks the input.
+        const problems: FieldProblem[] = [
+          ...inputProblems(req.params, ''),
+          ...inputProblems(req.query, '', { maxDepth, depthField: 'query' }),
+          ...inputProblems(body, '', { maxDepth, depthField: 'body' }),
+        ];
+        if (problems.length) {
+          const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+          throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details: problems });
+        }
         checkRestInput(field.args, route, {
           params: req.params as Record<string, unknown>,
           query: req.query as Record<string, unknown>,
-          body: readsBody ? (req.body ?? {}) : undefined,
+          body,
         });
         // sofa re-reads the body from the request: hand it the checked JSON as text.
         if (readsBody) req.body = JSON.stringify(req.body ?? {});
@@ -92,7 +121,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         next(error);
       }
     };
-    if (readsBody) router[method](route.path, authenticate, json, run);
+    if (readsBody) router[method](route.path, authenticate, mediaType, json, run);
     else router[method](route.path, authenticate, run);
   }
 
@@ -101,18 +130,11 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
   });
 
+  const routePaths = routes.map((r) => r.path);
   router.use((error: unknown, req: Request, res: ExpressResponse, _next: NextFunction) => {
-    const bodyError = error as { type?: string; status?: number };
-    if (bodyError?.type === 'entity.parse.failed') {
-      sendError(res, toHttpError(new AppError('BAD_USER_INPUT', 'Malformed JSON in request body', { details: [{ field: 'body', message: 'is not valid JSON' }] })));
-      return;
-    }
-    if (bodyError?.type === 'entity.too.large') {
-      sendError(res, toHttpError(new AppError('BAD_USER_INPUT', `Request body is larger than ${deps.config.http.bodyLimit}`, { details: [{ field: 'body', message: 'is too large' }] })));
-      return;
-    }
-    if (bodyError?.type && bodyError.status && bodyError.status < 500) {
-      sendError(res, toHttpError(new AppError('BAD_USER_INPUT', 'Unreadable request body', { details: [{ field: 'body', message: 'could not be read' }] })));
+    const known = requestError(error, deps.config.http.bodyLimit, error instanceof URIError ? undecodableParam(routePaths, req.path) : undefined);
+    if (known) {
+      sendError(res, toHttpError(known));
       return;
     }
     const httpError = toHttpError(error);
