@@ -97,6 +97,15 @@ describe('hostile input findings (issue 11)', () => {
       }
     });
 
+    it.each(['..', '.', '%2e%2E', '.%2E'])('a path parameter that is the dot-segment %s is a 400 naming it, not re-routed', async (dots) => {
+      const res = await t.http().delete(`/api/organizations/${DEMO.northwind}/members/${dots}`).set(as.nora);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'accountId' }] });
+      const read = await t.http().post(`/api/sessions/${DEMO.sessionNora}/chats/${dots}/read`).set(as.nora);
+      expect(read.status).toBe(400);
+      expect(read.body.details).toEqual([{ field: 'chatId', message: expect.any(String) }]);
+    });
+
     it('outside /api too (rendered video links)', async () => {
       const res = await t.http().get('/media/renders/%E0%A4%A.mp4');
       expect(res.status).toBe(400);

@@ -104,6 +104,10 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
           ...inputProblems(req.params, ''),
           ...inputProblems(req.query, '', { maxDepth, depthField: 'query' }),
           ...inputProblems(body, '', { maxDepth, depthField: 'body' }),
+          // sofa routes again by the URL, which resolves `.` and `..` away: it would run another path than the one checked.
+          ...Object.entries(req.params)
+            .filter(([, value]) => value === '.' || value === '..')
+            .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
         ];
         if (problems.length) {
           const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
