@@ -12,8 +12,10 @@ export function requestError(error: unknown, bodyLimit: string, pathField = 'pat
   if (error instanceof URIError) {
     return new AppError('BAD_USER_INPUT', `Invalid input: ${pathField}: ${MALFORMED_PATH}`, { details: [{ field: pathField, message: MALFORMED_PATH }] });
   }
-  const bodyError = error as { type?: unknown; status?: unknown } | null;
-  if (typeof bodyError?.type !== 'string' || typeof bodyError.status !== 'number' || bodyError.status >= 500) return undefined;
+  const bodyError = error as { type?: unknown; status?: unknown; expose?: unknown } | null;
+  if (typeof bodyError?.status !== 'number' || bodyError.status >= 500) return undefined;
+  // body-parser marks its own errors with a type, or (a body that fails to decompress) only as an exposable 4xx.
+  if (typeof bodyError.type !== 'string' && bodyError.expose !== true) return undefined;
   switch (bodyError.type) {
     case 'entity.parse.failed':
       return new AppError('BAD_USER_INPUT', 'Malformed JSON in request body', { details: [{ field: 'body', message: 'is not valid JSON' }] });

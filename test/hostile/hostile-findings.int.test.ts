@@ -170,6 +170,15 @@ describe('hostile input findings (issue 11)', () => {
       expect(res.status).toBe(415);
     });
 
+    it('a body that does not decompress as its Content-Encoding says is a 400 on the body (REST and GraphQL)', async () => {
+      const rest = await t.http().post('/api/sessions').set(as.nora).set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"title":"x"}');
+      expect(rest.status).toBe(400);
+      expect(rest.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'body' }] });
+      const gql = await t.http().post('/graphql').set(as.nora).set('content-type', 'application/json').set('content-encoding', 'deflate').send('{"query":"{ me { account { name } } }"}');
+      expect(gql.status).toBe(400);
+      expect(gql.body.code).toBe('BAD_USER_INPUT');
+    });
+
     it('application/json with a charset, and a body-less request with no content type, are accepted', async () => {
       const json = await t.http().post('/api/sessions').set(as.nora).set('content-type', 'application/json; charset=utf-8').send('{"title":"typed"}');
       expect(json.status).toBe(200);

@@ -17,6 +17,10 @@ import { ERROR_CODES } from '../../src/common/errors';
 import { DEMO_KEYS } from '../../src/db/seeders/demo.data';
 import { buildFederatedSchema, buildPlainSchema } from '../../src/graphql/schema';
 import { createTestApp, TestApp } from '../app';
+import { FakeServer } from '../fakes/fake-server';
+import { FAKE_REFRESH_TOKEN, musicIntelFake } from '../fakes/music-intel.fake';
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, platformAFake } from '../fakes/platform-a.fake';
+import { FAKE_TRACK_STATS_KEY, trackStatsFake } from '../fakes/track-stats.fake';
 import { as, DEMO, router, TEST_ROUTER_SECRET } from '../demo';
 import { PARAMS, ROUTES } from '../openapi/examples';
 import { DEMO_UUID, deref, sampleObject, sampleValue } from '../openapi/requests';
@@ -271,12 +275,34 @@ function buildGraphQL(c: { text: string; variables: string; credentials: Record<
 describe('hostile input over every route (fast-check, from the OpenAPI document and the schema)', () => {
   let t: TestApp;
   let secrets: string[];
+  // Providers are configured (local fakes), so research routes send hostile input upstream too.
+  const platformA = platformAFake();
+  const stats = trackStatsFake();
+  const intel = musicIntelFake();
+  const servers: FakeServer[] = [platformA.server, stats, intel.server];
   beforeAll(async () => {
-    t = await createTestApp({ env: { RENDER_URL_SECRET } });
-    secrets = [TEST_ROUTER_SECRET, RENDER_URL_SECRET, t.db.url, t.db.name, 'postgres://', ...DEMO_KEYS.map((k) => k.raw)];
+    await Promise.all(servers.map((s) => s.start()));
+    t = await createTestApp({
+      env: {
+        RENDER_URL_SECRET,
+        PLATFORM_A_API_URL: platformA.server.url,
+        PLATFORM_A_ACCOUNTS_URL: platformA.server.url,
+        PLATFORM_A_CLIENT_ID: FAKE_CLIENT_ID,
+        PLATFORM_A_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+        TRACK_STATS_API_URL: `${stats.url}/enterprise/v1`,
+        TRACK_STATS_API_KEY: FAKE_TRACK_STATS_KEY,
+        MUSIC_INTEL_API_URL: intel.server.url,
+        MUSIC_INTEL_REFRESH_TOKEN: FAKE_REFRESH_TOKEN,
+        PROVIDER_TIMEOUT_MS: '1000',
+        PROVIDER_RETRIES: '0',
+        PROVIDER_BREAKER_FAILURES: '1000',
+      },
+    });
+    secrets = [TEST_ROUTER_SECRET, RENDER_URL_SECRET, t.db.url, t.db.name, 'postgres://', FAKE_CLIENT_SECRET, FAKE_TRACK_STATS_KEY, FAKE_REFRESH_TOKEN, ...DEMO_KEYS.map((k) => k.raw)];
   });
   afterAll(async () => {
     await t.close();
+    await Promise.all(servers.map((s) => s.close()));
   });
 
   async function send(sent: Sent): Promise<string[]> {
@@ -304,6 +330,7 @@ describe('hostile input over every route (fast-check, from the OpenAPI document 
   async function run<T>(name: string, arbitrary: fc.Arbitrary<T>, numRuns: number, toRequest: (value: T) => Sent): Promise<void> {
     let last = '';
     const property = fc.asyncProperty(arbitrary, async (value) => {
+      servers.forEach((s) => s.reset());
       const problems = await send(toRequest(value));
       if (problems.length) last = problems[0];
       return problems.length === 0;
