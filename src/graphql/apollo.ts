@@ -26,6 +26,25 @@ export function graphiqlLandingPage(): ApolloServerPlugin<Context> {
   };
 }
 
+/**
+ * Subscriptions live on graphql-ws: over HTTP, Apollo would run a subscription field's resolver
+ * with no event and fail with a 500. Refuse them with a 400 that says where to go.
+ */
+export function subscriptionsOverWebsocketsOnly(): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation?.operation !== 'subscription') return;
+          throw new GraphQLError('Subscriptions are served over websockets (graphql-ws) on /graphql, not over HTTP', {
+            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+          });
+        },
+      };
+    },
+  };
+}
+
 /** Apollo Server over the subgraph schema, with masked internal errors and operation limits. */
 export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, extraPlugins: ApolloServerPlugin<Context>[] = []) {
   return new ApolloServer<Context>({
@@ -46,6 +65,7 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
       // Usage reporting goes through the router, not from this subgraph.
       ApolloServerPluginInlineTraceDisabled(),
       variablesDepthPlugin<Context>(deps.config.http.maxDepth),
+      subscriptionsOverWebsocketsOnly(),
       ...extraPlugins,
     ],
   });

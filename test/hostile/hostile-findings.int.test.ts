@@ -198,6 +198,14 @@ describe('hostile input findings (issue 11)', () => {
     });
   });
 
+  describe('GraphQL over HTTP', () => {
+    it('a subscription sent over HTTP is a 400 pointing to websockets, not a 500', async () => {
+      const res = await t.graphql(`subscription { renderRun(runId: "${DEMO.sessionNora}") { status } }`, {}, as.nora);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/websocket/i), extensions: { code: 'BAD_USER_INPUT' } })]);
+    });
+  });
+
   describe('GraphQL over websockets', () => {
     it('a deep or NUL-bearing variable is refused with BAD_USER_INPUT', async () => {
       const client: Client = createClient({
