@@ -50,6 +50,16 @@ export class AppError extends Error {
   }
 }
 
+/** The most fields one 400 lists: a body with thousands of bad items must not make a megabyte of error. */
+export const MAX_DETAILS = 20;
+
+/** The BAD_USER_INPUT naming each invalid field (the first MAX_DETAILS of them). */
+export function invalidInput(problems: FieldProblem[]): AppError {
+  const details = problems.slice(0, MAX_DETAILS);
+  const more = problems.length > details.length ? ` (and ${problems.length - details.length} more)` : '';
+  return new AppError('BAD_USER_INPUT', `Invalid input: ${details.map((p) => `${p.field}: ${p.message}`).join('; ')}${more}`, { details });
+}
+
 export const badInput = (field: string, message: string): AppError =>
   new AppError('BAD_USER_INPUT', `${field}: ${message}`, { details: [{ field, message }] });
 

@@ -1,4 +1,4 @@
-import { AppError, FieldProblem } from './errors';
+import { FieldProblem, invalidInput, MAX_DETAILS } from './errors';
 
 /**
  * The one guard every face runs over untrusted input before anything else walks it: REST bodies,
@@ -13,9 +13,6 @@ import { AppError, FieldProblem } from './errors';
 // NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 // eslint-disable-next-line no-control-regex -- NUL is exactly what it looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** The most problems one answer lists: a wide hostile body must not make a huge error. */
-const MAX_PROBLEMS = 10;
 
 export function unstorableCharacter(value: string): string | undefined {
   const match = UNSTORABLE.exec(value);
@@ -41,7 +38,7 @@ export function inputProblems(value: unknown, prefix: string, options: GuardOpti
   const maxDepth = options.maxDepth ?? Infinity;
   const problems: FieldProblem[] = [];
   const stack: [unknown, string, number][] = [[value, prefix, 0]];
-  while (stack.length && problems.length < MAX_PROBLEMS) {
+  while (stack.length && problems.length < MAX_DETAILS) {
     const [current, path, depth] = stack.pop()!;
     if (typeof current === 'string') {
       if (options.strings === false) continue;
@@ -67,13 +64,11 @@ export function inputProblems(value: unknown, prefix: string, options: GuardOpti
       else stack.push([(current as Record<string, unknown>)[key], field, depth + 1]);
     }
   }
-  return problems.slice(0, MAX_PROBLEMS);
+  return problems.slice(0, MAX_DETAILS);
 }
 
 /** Throws the BAD_USER_INPUT of `inputProblems`, if any. */
 export function guardInput(value: unknown, prefix: string, options: GuardOptions = {}): void {
   const problems = inputProblems(value, prefix, options);
-  if (!problems.length) return;
-  const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-  throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details: problems });
+  if (problems.length) throw invalidInput(problems);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, FieldProblem } from './errors';
+import { FieldProblem, invalidInput } from './errors';
 
 /** Formats zod issues as the `details` of a 400: one entry per invalid or missing field. */
 export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
@@ -18,9 +18,7 @@ export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
 export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = zodProblems(result.error, prefix);
-  const message = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details });
+  throw invalidInput(zodProblems(result.error, prefix));
 }
 
 export const uuid = () => z.string().uuid({ message: 'must be a UUID' });

@@ -138,6 +138,14 @@ describe('hostile input findings (issue 11)', () => {
       expect(await runCount()).toBe(before);
     });
 
+    it('a wide body of thousands of bad items answers a bounded 400 (no megabyte error)', async () => {
+      const res = await t.http().delete('/api/catalogs').set(as.nora).set('content-type', 'application/json').send(`{"catalogs":[${Array.from({ length: 10_000 }, (_, i) => i).join(',')}]}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toHaveLength(20);
+      expect(res.body.error).toMatch(/and 9980 more/);
+      expect(res.text.length).toBeLessThan(5_000);
+    });
+
     it('a body within the depth limit still works', async () => {
       const res = await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'lyric-video', inputProps: { lines: ['one', { text: 'two', startFrame: 0, endFrame: 10 }] } });
       expect(res.status).toBe(200);

@@ -8,7 +8,7 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
-import { AppError, FieldProblem } from '../../common/errors';
+import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import type { RestRoute } from './route';
 
 const INT_MAX = 2 ** 31 - 1;
@@ -53,10 +53,7 @@ export function checkRestInput(
     }
     checkValue(arg.type, value, arg.name, origin === 'body' ? 'json' : 'text', problems);
   }
-  if (problems.length) {
-    const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-    throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details: problems });
-  }
+  if (problems.length) throw invalidInput(problems);
 }
 
 function checkValue(type: GraphQLInputType, value: unknown, field: string, mode: 'json' | 'text', problems: FieldProblem[]): void {

@@ -2,7 +2,7 @@ import express, { NextFunction, Request, Response as ExpressResponse } from 'exp
 import { execute, ExecutionArgs, GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import type { AppDeps } from '../../deps';
-import { AppError, FieldProblem } from '../../common/errors';
+import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
 import { checkRestInput, operationField } from './inputs';
@@ -109,10 +109,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
             .filter(([, value]) => value === '.' || value === '..')
             .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
         ];
-        if (problems.length) {
-          const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-          throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}`, { details: problems });
-        }
+        if (problems.length) throw invalidInput(problems);
         checkRestInput(field.args, route, {
           params: req.params as Record<string, unknown>,
           query: req.query as Record<string, unknown>,
