@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { defaultFieldResolver, GraphQLFieldResolver, GraphQLSchema } from 'graphql';
-import { AppError } from '../common/errors';
+import { defaultFieldResolver, GraphQLFieldResolver, GraphQLSchema, isUnionType } from 'graphql';
+import { AppError, FieldProblem, invalidInput } from '../common/errors';
 import type { Context } from './context';
 
 /** The header a federation router sends its shared secret in (ROUTER_SECRET). */
@@ -35,14 +35,36 @@ export function routerOnlyError(): AppError {
  */
 export function requireRouterSecret(schema: GraphQLSchema): GraphQLSchema {
   const fields = schema.getQueryType()?.getFields() ?? {};
+  const entityUnion = schema.getType('_Entity');
+  const entityTypes = new Set(isUnionType(entityUnion) ? entityUnion.getTypes().map((t) => t.name) : []);
   for (const name of ROUTER_ONLY_FIELDS) {
     const field = fields[name];
     if (!field) continue;
     const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
     field.resolve = (source, args, ctx, info) => {
       if (!routerSecretMatches(ctx.deps.config.federation.routerSecret, ctx.routerSecret)) throw routerOnlyError();
+      if (name === '_entities') checkRepresentations(args.representations, entityTypes);
       return resolve(source, args, ctx, info);
     };
   }
   return schema;
+}
+
+/**
+ * `_Any` takes any JSON: a representation that is not an object naming one of this subgraph's
+ * entity types would make @apollo/subgraph throw a plain Error (a 500). It is the caller's mistake.
+ */
+function checkRepresentations(representations: unknown, entityTypes: Set<string>): void {
+  const problems: FieldProblem[] = [];
+  (Array.isArray(representations) ? representations : []).forEach((rep: unknown, i) => {
+    if (!rep || typeof rep !== 'object' || Array.isArray(rep)) {
+      problems.push({ field: `representations[${i}]`, message: 'must be an object with __typename and the key fields' });
+      return;
+    }
+    const typename = (rep as { __typename?: unknown }).__typename;
+    if (typeof typename !== 'string' || !entityTypes.has(typename)) {
+      problems.push({ field: `representations[${i}].__typename`, message: `must be one of: ${[...entityTypes].sort().join(', ')}` });
+    }
+  });
+  if (problems.length) throw invalidInput(problems);
 }

@@ -2,7 +2,7 @@ import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { modules } from '../../src/modules';
 import { createTestApp, TestApp } from '../app';
-import { as, DEMO } from '../demo';
+import { as, DEMO, router } from '../demo';
 
 /**
  * Issue 11 findings, one regression test each: hostile input that used to reach a 500 (or be acted
@@ -207,6 +207,16 @@ describe('hostile input findings (issue 11)', () => {
   });
 
   describe('GraphQL over HTTP', () => {
+    it.each([[2147483648], ['x'], [{ __typename: 5 }], [{ __typename: 'Nope', id: 'x' }], [{ __typename: 'Query' }], [{ __typename: '__Schema' }]])(
+      '_entities with the representation %j is BAD_USER_INPUT naming it, not a 500',
+      async (representation) => {
+        const res = await t.graphql('query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [representation] }, { ...as.nora, ...router });
+        expect(res.status).toBeLessThan(500);
+        expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', details: [expect.objectContaining({ field: expect.stringMatching(/^representations\[0\]/) })] }) })]);
+      },
+    );
+
+
     it('a subscription sent over HTTP is a 400 pointing to websockets, not a 500', async () => {
       const res = await t.graphql(`subscription { renderRun(runId: "${DEMO.sessionNora}") { status } }`, {}, as.nora);
       expect(res.status).toBe(400);
