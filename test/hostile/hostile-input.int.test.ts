@@ -40,6 +40,8 @@ import { CONTENT_TYPES, encodePiece, hostileJson, hostileString, leaks, printabl
 const TOTAL_RUNS = Number(process.env.HOSTILE_RUNS ?? 2000);
 const SEED = process.env.HOSTILE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.HOSTILE_SEED ?? 20261123);
 const REPLAY_PATH = process.env.HOSTILE_PATH;
+// A random seed is printed up front, so a run that passes can still be repeated.
+if (process.env.HOSTILE_SEED === 'random') console.log(`hostile-input: HOSTILE_SEED=${SEED}`);
 const BATCH = 4;
 const REST_RUNS = Math.ceil(TOTAL_RUNS * 0.7);
 const GRAPHQL_RUNS = TOTAL_RUNS - REST_RUNS;
@@ -264,7 +266,16 @@ function graphqlOperations(kind: 'query' | 'mutation', fields: Record<string, Gr
   });
 }
 
-function buildGraphQL(c: { text: string; variables: string; credentials: Record<string, string> }): Sent {
+function buildGraphQL(c: { text: string; variables: string; credentials: Record<string, string>; get?: boolean }): Sent {
+  if (c.get) {
+    // GET carries the operation in the query string (Apollo runs queries only that way).
+    return {
+      method: 'get',
+      url: `/graphql?query=${encodePiece(c.text)}&variables=${encodePiece(c.variables)}`,
+      headers: { ...c.credentials, ...router, 'apollo-require-preflight': 'true' },
+      strings: [c.text, ...stringsIn(c.variables)],
+    };
+  }
   return {
     method: 'post',
     url: '/graphql',
@@ -369,10 +380,11 @@ describe('hostile input over every route (fast-check, from the OpenAPI document 
           text: fc.constant(op.text),
           variables: fc.record(Object.fromEntries(op.args.map((a) => [a.name, inputValue(a.type)]))).map((v) => JSON.stringify(v)),
           credentials,
+          get: fc.boolean().map((b) => b && op.text.startsWith('query')),
         }),
       ),
     );
-    const rawVariables = fc.record({ text: fc.constantFrom(...ops.map((op) => op.text)), variables: rawJsonValue, credentials });
+    const rawVariables = fc.record({ text: fc.constantFrom(...ops.map((op) => op.text)), variables: fc.oneof(rawJsonValue, rawBody), credentials, get: fc.boolean() });
     const rawDocument = fc.record({
       text: fc.oneof(hostileString, fc.constantFrom('{', '{ me { ', `{ ${'me { '.repeat(50)}`, 'query { __typename }', 'subscription { renderRun(runId: "x") { status } }', '{ __schema { types { name } } }', 'query A { me { __typename } } query A { me { __typename } }')),
       variables: fc.constant('{}'),
