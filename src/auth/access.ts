@@ -124,6 +124,16 @@ export class AccessPolicy {
     };
   }
 
+  /**
+   * SQL condition "the catalog in `column` is reachable by the viewer" (through any account
+   * linked to it that the viewer may access), for song reads that must follow catalog reach.
+   */
+  catalogReach(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
+    if (viewer.isAdmin) return { sql: 'true', bindings: [] };
+    const reach = this.reachCondition(viewer, 'ac.account_id');
+    return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
+  }
+
   /** The subset of `accountIds` the viewer may reach, in one statement. */
   async reachableAmong(viewer: Viewer, accountIds: readonly string[]): Promise<Set<string>> {
     if (viewer.isAdmin || accountIds.length === 0) return new Set(accountIds);
@@ -142,10 +152,9 @@ export class AccessPolicy {
    */
   async catalogAccess(viewer: Viewer, catalogIds: readonly string[]): Promise<Map<string, CatalogAccessRow>> {
     if (catalogIds.length === 0) return new Map();
-    const reach = this.reachCondition(viewer, 'ac.account_id');
+    const reach = this.catalogReach(viewer, 'c.id');
     const rows = await this.em.getConnection().execute<CatalogAccessRow[]>(
-      `select c.id, c.name, c.created_at, c.updated_at,
-              ${viewer.isAdmin ? 'true' : `exists (select 1 from account_catalogs ac where ac.catalog_id = c.id and ${reach.sql})`} as reachable
+      `select c.id, c.name, c.created_at, c.updated_at, ${reach.sql} as reachable
          from catalogs c where c.id = any(?::uuid[])`,
       [...reach.bindings, pgArray(catalogIds)],
     );

@@ -15,15 +15,15 @@ export type CatalogLinkInput = {
   catalog_id: string | number;
 };
 
-/** A song to add to a catalog (upserted by ISRC) */
+/** A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's */
 export type CatalogSongInput = {
   album?: string | null | undefined;
-  /** Credited artist names; unknown names become artist accounts */
+  /** Credited artist names, matched among the artists the caller reaches; other names become artist accounts on the caller's roster */
   artists?: Array<string> | null | undefined;
   catalog_id: string | number;
   isrc: string;
   lyrics?: string | null | undefined;
-  /** Required when the ISRC is new */
+  /** Required when the catalog has no entry for the ISRC yet */
   name?: string | null | undefined;
 };
 
