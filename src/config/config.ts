@@ -64,6 +64,7 @@ const envSchema = z.object({
     }),
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
+  AUTH_TRUST_EMAIL: bool.default(false),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Music Agent Service <no-reply@localhost>'),
@@ -157,6 +158,8 @@ export interface Config {
     jwtAlgorithms: string[];
     clockToleranceS: number;
     emailClaim: string;
+    /** The provider only issues verified addresses: a token without email_verified may match by e-mail. */
+    trustEmail: boolean;
     smtpUrl?: string;
     mailFrom: string;
     signupLimitPerIpPerHour: number;
@@ -257,6 +260,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       jwtAlgorithms: e.AUTH_JWT_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
       clockToleranceS: e.AUTH_CLOCK_TOLERANCE_S,
       emailClaim: e.AUTH_EMAIL_CLAIM,
+      trustEmail: e.AUTH_TRUST_EMAIL,
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       signupLimitPerIpPerHour: e.SIGNUP_LIMIT_PER_IP_PER_HOUR,
