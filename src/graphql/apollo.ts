@@ -5,8 +5,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
 import type { AppDeps } from '../deps';
-import { findAppError } from '../common/errors';
-import { toHttpError } from '../http/rest/error-status';
+import { toAppError, toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { depthLimit } from './limits';
 import { graphiqlPage } from '../http/docs/pages';
@@ -50,7 +49,7 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
 }
 
 export function formatGraphQLError(deps: AppDeps, formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const appError = findAppError(unwrapResolverError(error));
+  const appError = toAppError(unwrapResolverError(error));
   const base = { locations: formatted.locations, path: formatted.path };
   if (appError) {
     const http = toHttpError(appError);

@@ -2,13 +2,14 @@ import type { GraphQLSchema } from 'graphql';
 import { GraphQLError, parse, validate, specifiedRules } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Server } from 'node:http';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
 import { toHttpError } from '../http/rest/error-status';
 import type { Credentials } from '../auth/authenticate';
 import { createContext } from './context';
 import { depthLimit } from './limits';
+import { formatGraphQLError } from './apollo';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -33,7 +34,9 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           if (!context.viewer) return false;
           (ctx.extra as ConnectionExtra).credentials = { apiKey, authorization };
           return true;
-        } catch {
+        } catch (error) {
+          // The database (or key set) is unavailable: not the client's fault, so not 4403 Forbidden.
+          if (toHttpError(error).status === 503) (ctx.extra as unknown as { socket: WebSocket }).socket.close(1013, 'Service unavailable: try again later');
           return false;
         }
       },
@@ -54,6 +57,11 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         const context = credentials ? await createContext(deps, { credentials }) : undefined;
         if (!context?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
         return context;
+      },
+      // Execution errors of a subscription get the same masking and codes as over HTTP.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors?.length) return undefined;
+        return { ...result, errors: result.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
       },
       onError: (_ctx, _id, _payload, errors) => {
         for (const error of errors) {
