@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { toAppError, toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { depthLimit } from './limits';
+import { stripSuggestions } from './introspection';
 import { graphiqlPage } from '../http/docs/pages';
 
 /** Apollo's landing page hook, answering browsers with the offline GraphiQL page. */
@@ -49,6 +50,11 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
 }
 
 export function formatGraphQLError(deps: AppDeps, formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const result = formatKnownError(deps, formatted, error);
+  return deps.config.graphql.introspection ? result : { ...result, message: stripSuggestions(result.message) };
+}
+
+function formatKnownError(deps: AppDeps, formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const appError = toAppError(unwrapResolverError(error));
   const base = { locations: formatted.locations, path: formatted.path };
   if (appError) {

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { GraphQLError, parse, validate, specifiedRules } from 'graphql';
+import { GraphQLError, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -10,6 +10,7 @@ import type { Credentials } from '../auth/authenticate';
 import { createContext } from './context';
 import { depthLimit } from './limits';
 import { formatGraphQLError } from './apollo';
+import { clientValidationError, websocketRules } from './introspection';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -21,7 +22,8 @@ type ConnectionExtra = { credentials?: Credentials };
  */
 export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server) {
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
-  const rules = [...specifiedRules, depthLimit(deps.config.graphql.maxDepth)];
+  const { introspection } = deps.config.graphql;
+  const rules = websocketRules(introspection, [depthLimit(deps.config.graphql.maxDepth)]);
   const disposable = useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
@@ -48,7 +50,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           return [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
         }
         const errors = validate(schema, document, rules);
-        if (errors.length) return errors;
+        if (errors.length) return errors.map((error) => clientValidationError(error, introspection));
         return undefined;
       },
       // Credentials are checked again for every subscription: a key revoked mid-connection stops working.
