@@ -115,11 +115,53 @@ describe('PostgreSQL unreachable', () => {
     expect((await http().get('/api/accounts/me').set(as.nora)).status).toBe(200);
   }, 30_000);
 
+  it('an open websocket answers an operation with PROVIDER_UNAVAILABLE while the database is away, and works again after', async () => {
+    const port = await listenPort(app);
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+    const messages: { type: string; id?: string; payload?: unknown }[] = [];
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const next = (predicate: (m: { type: string; id?: string }) => boolean) =>
+      new Promise<{ type: string; id?: string; payload?: unknown }>((resolve) => {
+        const found = messages.find(predicate);
+        if (found) return resolve(found);
+        const onMessage = (data: WebSocket.RawData) => {
+          const message = JSON.parse(String(data));
+          if (predicate(message)) {
+            socket.off('message', onMessage);
+            resolve(message);
+          }
+        };
+        socket.on('message', onMessage);
+      });
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    try {
+      await new Promise((resolve) => socket.on('open', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: as.nora }));
+      await next((m) => m.type === 'connection_ack');
+
+      await proxy.cut();
+      socket.send(JSON.stringify({ id: 'down', type: 'subscribe', payload: { query: '{ me { account { name } } }' } }));
+      const down = await next((m) => m.id === 'down');
+      expect(down.type).toBe('error');
+      expect(down.payload).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE', retryAfter: expect.any(Number) }) })]);
+      expect(JSON.stringify(down.payload)).not.toMatch(/ECONN|127\.0\.0\.1/);
+      expect(closed).toBe(false);
+
+      await proxy.restore();
+      socket.send(JSON.stringify({ id: 'up', type: 'subscribe', payload: { query: '{ me { account { name } } }' } }));
+      const up = await next((m) => m.id === 'up' && m.type === 'next');
+      expect(up.payload).toEqual({ data: { me: { account: { name: 'Nora North' } } } });
+    } finally {
+      socket.close();
+      await proxy.restore().catch(() => undefined);
+    }
+  });
+
   it('closes a websocket that cannot be authenticated for want of the database with 1013 (try again later)', async () => {
     await proxy.cut();
     try {
-      const address = app.server.listening ? app.server.address() : await new Promise((resolve) => app.server.listen(0, '127.0.0.1', () => resolve(app.server.address())));
-      const port = (address as { port: number }).port;
+      const port = await listenPort(app);
       const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
       const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
       socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: as.nora })));
@@ -131,3 +173,8 @@ describe('PostgreSQL unreachable', () => {
     }
   });
 });
+
+async function listenPort(app: App): Promise<number> {
+  if (!app.server.listening) await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  return (app.server.address() as { port: number }).port;
+}

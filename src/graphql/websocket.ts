@@ -42,7 +42,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           return false;
         }
       },
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         let document;
         try {
           document = parse(payload.query, { maxTokens: deps.config.graphql.maxTokens });
@@ -51,25 +51,27 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         }
         const errors = validate(schema, document, rules);
         if (errors.length) return errors.map((error) => clientValidationError(error, introspection));
-        return undefined;
+        // Credentials are checked again for every operation: a key revoked mid-connection stops
+        // working. A failure (revoked key, database down) is an error message, not a dropped socket.
+        try {
+          const credentials = (ctx.extra as ConnectionExtra).credentials;
+          const contextValue = credentials ? await createContext(deps, { credentials }) : undefined;
+          if (!contextValue?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+          return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
+        } catch (error) {
+          const http = toHttpError(error);
+          if (http.unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
+          const retryAfter = http.headers['Retry-After'];
+          return [new GraphQLError(http.body.error, { extensions: { code: http.body.code, ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } })];
+        }
       },
-      // Credentials are checked again for every subscription: a key revoked mid-connection stops working.
-      context: async (ctx) => {
-        const credentials = (ctx.extra as ConnectionExtra).credentials;
-        const context = credentials ? await createContext(deps, { credentials }) : undefined;
-        if (!context?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
-        return context;
-      },
-      // Execution errors of a subscription get the same masking and codes as over HTTP.
+      // Execution errors of an operation get the same masking and codes as over HTTP.
       onNext: (_ctx, _id, _payload, _args, result) => {
         if (!result.errors?.length) return undefined;
         return { ...result, errors: result.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
       },
-      onError: (_ctx, _id, _payload, errors) => {
-        for (const error of errors) {
-          if (toHttpError(error.originalError ?? error).unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
-        }
-      },
+      // Also what a failing subscription stream sends: masked, with its code (formatGraphQLError logs the unexpected).
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)),
     },
     wss,
   );
