@@ -101,6 +101,20 @@ describe('PostgreSQL unreachable', () => {
     expect(rows).toEqual([]);
   });
 
+  it('a render queue that could not start during the outage starts once the database is back', async () => {
+    const render = () => http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'After the outage' }, width: 8, height: 8, durationInFrames: 1 });
+    // The queue starts lazily on the first render; that start meets the outage.
+    proxy.cutOnStatement('pgboss');
+    const during = await render();
+    expect({ status: during.status, code: during.body.code }).toEqual({ status: 503, code: 'PROVIDER_UNAVAILABLE' });
+    await proxy.restore();
+    const after = await render();
+    expect({ status: after.status, body: after.body }).toEqual({ status: 200, body: { status: 'processing', runId: expect.any(String) } });
+    // The refused render left no run behind (run and job are written in one transaction).
+    const runs = await orm.em.fork().getConnection().execute(`select id from render_runs where payload->'inputProps'->>'title' = 'After the outage'`);
+    expect(runs).toEqual([{ id: after.body.runId }]);
+  });
+
   it('a database that accepts connections but never answers is a 503 within the connect timeout, not a hang', async () => {
     await proxy.blackhole();
     try {
