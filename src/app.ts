@@ -11,7 +11,9 @@ import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
-import { createMetrics } from './http/metrics';
+import { createMetrics, metricsAuth } from './http/metrics';
+import { DOCS_CSP } from './http/docs/pages';
+import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
@@ -33,6 +35,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
   const server = createServer(app);
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   // Which proxies may set X-Forwarded-For: client IPs feed the per-IP signup limit.
   app.set('trust proxy', deps.config.http.trustProxy);
 
@@ -52,8 +55,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
   const metrics = createMetrics(deps.orm);
   app.use(metrics.middleware);
+  // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
+  app.use(corsPolicy(deps.config.http.corsOrigins));
   app.use(healthRouter(deps.orm));
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -65,8 +70,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await apollo.start();
   app.use(
     '/graphql',
-    (_req: Request, res: Response, next: NextFunction) => {
+    (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/graphql';
+      // GET from a browser is the GraphiQL page: its CSP, not the data one.
+      if (req.method === 'GET') res.setHeader('content-security-policy', DOCS_CSP);
       next();
     },
     express.json({ limit: deps.config.http.bodyLimit }),
@@ -86,6 +93,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
+  app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps));
   app.use('/api', createRestRouter(deps, plain, routes));
 

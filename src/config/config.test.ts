@@ -31,6 +31,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH_CLOCK_TOLERANCE_S: '3600' })).toThrow(/AUTH_CLOCK_TOLERANCE_S/);
   });
 
+  it('trusts identity-provider e-mails only when AUTH_TRUST_EMAIL says so', () => {
+    expect(loadConfig({}).auth.trustEmail).toBe(false);
+    expect(loadConfig({ AUTH_TRUST_EMAIL: 'true' }).auth.trustEmail).toBe(true);
+    expect(() => loadConfig({ AUTH_TRUST_EMAIL: 'verified' })).toThrow(/AUTH_TRUST_EMAIL/);
+  });
+
+  it('reads CORS_ORIGINS as exact origins, closed when empty', () => {
+    expect(loadConfig({}).http.corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' ' }).http.corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000,https://app.example.com' }).http.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+    ]);
+    for (const bad of ['*', 'https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://files.example.com', 'https://*.example.com']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
+  it('reads METRICS_TOKEN (16+ characters) or leaves /metrics open', () => {
+    expect(loadConfig({}).http.metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token' }).http.metricsToken).toBe('a-long-enough-metrics-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reads the signup limits', () => {
     expect(loadConfig({}).auth).toMatchObject({ signupLimitPerIpPerHour: 30, signupLimitPerAddressPerHour: 5 });
     expect(() => loadConfig({ SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '0' })).toThrow(/SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR/);

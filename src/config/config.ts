@@ -64,6 +64,7 @@ const envSchema = z.object({
     }),
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
+  AUTH_TRUST_EMAIL: bool.default(false),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Music Agent Service <no-reply@localhost>'),
@@ -76,6 +77,28 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+  // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const origins = v.split(',').map((o) => o.trim()).filter(Boolean);
+      for (const origin of origins) {
+        let exact = false;
+        try {
+          const url = new URL(origin);
+          exact = (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin && !origin.includes('*');
+        } catch {
+          exact = false;
+        }
+        if (!exact) {
+          ctx.addIssue({ code: 'custom', message: `"${origin}" is not an exact origin such as https://app.example.com (no path, no wildcard)` });
+          return z.NEVER;
+        }
+      }
+      return [...new Set(origins)];
+    }),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
@@ -157,6 +180,8 @@ export interface Config {
     jwtAlgorithms: string[];
     clockToleranceS: number;
     emailClaim: string;
+    /** The provider only issues verified addresses: a token without email_verified may match by e-mail. */
+    trustEmail: boolean;
     smtpUrl?: string;
     mailFrom: string;
     signupLimitPerIpPerHour: number;
@@ -164,7 +189,14 @@ export interface Config {
   };
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
-  http: { bodyLimit: string; trustProxy: boolean | number | string };
+  http: {
+    bodyLimit: string;
+    trustProxy: boolean | number | string;
+    /** Browser origins CORS lets in; empty: none. */
+    corsOrigins: string[];
+    /** Bearer token /metrics requires; unset: /metrics is open (keep it off the public network). */
+    metricsToken?: string;
+  };
   /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
   federation: { routerSecret?: string };
   providers: ProvidersConfig;
@@ -257,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       jwtAlgorithms: e.AUTH_JWT_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
       clockToleranceS: e.AUTH_CLOCK_TOLERANCE_S,
       emailClaim: e.AUTH_EMAIL_CLAIM,
+      trustEmail: e.AUTH_TRUST_EMAIL,
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       signupLimitPerIpPerHour: e.SIGNUP_LIMIT_PER_IP_PER_HOUR,
@@ -267,6 +300,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+      corsOrigins: e.CORS_ORIGINS,
+      metricsToken: e.METRICS_TOKEN,
     },
     providers: {
       http: {

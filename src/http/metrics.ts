@@ -1,4 +1,8 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../common/errors';
+import { toHttpError } from './rest/error-status';
+import { sendError } from './rest/rest.router';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Orm } from '../db/orm';
 
@@ -56,4 +60,20 @@ interface TarnPool {
   numFree(): number;
   numPendingAcquires(): number;
   numPendingCreates(): number;
+}
+
+/**
+ * METRICS_TOKEN, when set, is required as `Authorization: Bearer <token>` on /metrics (401
+ * otherwise). Compared as SHA-256 digests in constant time, so neither content nor length leaks.
+ */
+export function metricsAuth(token: string | undefined) {
+  const expected = token ? createHash('sha256').update(token).digest() : undefined;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!expected) return next();
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const given = createHash('sha256').update(match?.[1] ?? '').digest();
+    if (match && timingSafeEqual(given, expected)) return next();
+    res.set('www-authenticate', 'Bearer realm="metrics"');
+    sendError(res, toHttpError(new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>')));
+  };
 }

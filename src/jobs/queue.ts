@@ -35,7 +35,11 @@ export class RenderQueue {
   ) {}
 
   start(): Promise<PgBoss> {
-    this.starting ??= this.open();
+    // A start that fails (database away) is forgotten, so the next call tries again.
+    this.starting ??= this.open().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    });
     return this.starting;
   }
 
@@ -50,11 +54,17 @@ export class RenderQueue {
     } as PgBoss.ConstructorOptions);
     // Without a listener pg-boss's errors (a lost connection, a failed poll) would crash the process.
     boss.on('error', (error) => this.logger.error({ err: error }, 'render queue error'));
-    await boss.start();
-    await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
-    const policy = this.jobPolicy();
-    await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
-    await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+    try {
+      await boss.start();
+      await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
+      const policy = this.jobPolicy();
+      await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+      await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+    } catch (error) {
+      // Release its pool and timers; a later start builds a fresh one.
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      throw error;
+    }
     this.boss = boss;
     return boss;
   }

@@ -44,7 +44,7 @@ describe('access matrix', () => {
       'no exp': bearer(await idp.sign({ email }, { expiresIn: null })),
       'both headers': { ...alice, ...bearer(await idp.sign({ email })) },
       'own account': alice,
-      'own account via JWT': bearer(await idp.sign({ email, sub: 'alice' })),
+      'own account via JWT': bearer(await idp.sign({ email, email_verified: true, sub: 'alice' })),
       'same-org account_id': alice,
       'other-org account_id': alice,
       'admin account_id': world.dave.headers,

@@ -23,10 +23,6 @@ export class Account extends BaseEntity {
 
   @Property({ type: 'text', nullable: true })
   image: string | null = null;
-
-  /** Subject of the identity provider token that first created this account, if any. */
-  @Property({ type: 'text', nullable: true, unique: 'accounts_external_subject_unique' })
-  externalSubject: string | null = null;
 }
 
 /** An account (member) belongs to an organization account. */
