@@ -2,16 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import { RenderQueue } from './queue';
+import { RenderMetrics } from './render.metrics';
 import { RunEventBus } from './run-events';
 import { UrlSigner } from './signed-url';
 import { LocalRenderStorage, RenderStorage } from './storage';
 
-/** The render collaborators one process shares: queue, run events, file storage, link signer. */
+/** The render collaborators one process shares: queue, run events, file storage, link signer, metrics. */
 export interface RenderRuntime {
   queue: RenderQueue;
   events: RunEventBus;
   storage: RenderStorage;
   signer: UrlSigner;
+  metrics: RenderMetrics;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export function createRenderRuntime(config: Config, databaseUrl: string, logger:
     events,
     storage: new LocalRenderStorage(config.render.storageDir),
     signer: new UrlSigner(secret, config.publicUrl, config.render.urlTtlS),
+    metrics: new RenderMetrics(),
     async close() {
       await Promise.allSettled([queue.stop(), events.close()]);
     },

@@ -20,6 +20,8 @@ export function renderEnv(extra: Record<string, string> = {}): Record<string, st
     RENDER_POLL_INTERVAL_MS: '500',
     RENDER_PROGRESS_INTERVAL_MS: '0',
     RENDER_RETRY_DELAY_S: '1',
+    // Tests of other render features queue many runs per demo account; the cap has its own tests.
+    RENDER_MAX_ACTIVE_PER_ACCOUNT: '100',
     ...extra,
   };
 }

@@ -11,6 +11,7 @@ import { toKnexBindings } from '../../jobs/runtime';
 import { Account } from '../account/account.entity';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
 import { cancelRunInput, renderVideoInput, runsInput, watchRunInput } from './render.inputs';
+import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import { CompositionType, ProcessingStatus, RenderRunType, RenderStarted } from './render.types';
 
 export const RENDER_TASK = 'render-video';
@@ -72,14 +73,23 @@ export class RenderService {
     return this.ctx.deps.render;
   }
 
-  /** Checks the request, then creates the run and its job in one transaction. */
+  /** Checks the request, admits it under the account's limits, then creates the run and its job in one transaction. */
   async start(args: Record<string, unknown>): Promise<RenderStarted> {
     const viewer = requireViewer(this.ctx.viewer);
     const payload = this.checkRender(args);
+    const limits = this.ctx.deps.config.render;
+    checkFitsBudget(payload, limits);
     const runId = randomUUID();
     const jobId = randomUUID();
     await this.ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+      try {
+        await admitRender(sql, viewer.accountId, payload, limits);
+      } catch (error) {
+        if (error instanceof RenderLimitError) this.render.metrics.admissionRefused(error.limit);
+        throw error;
+      }
       em.create(RenderRun, { id: runId, account: em.getReference(Account, viewer.accountId), taskIdentifier: RENDER_TASK, payload, jobId });
       await em.flush();
       await this.render.queue.enqueue(jobId, { runId }, {
