@@ -7,7 +7,7 @@ import type { Context } from '../../graphql/context';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
-import { toKnexBindings } from '../../jobs/runtime';
+import { sqlExecutorOf } from '../../jobs/runtime';
 import { Account } from '../account/account.entity';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
 import { cancelRunInput, renderVideoInput, runsInput, watchRunInput } from './render.inputs';
@@ -92,13 +92,7 @@ export class RenderService {
       }
       em.create(RenderRun, { id: runId, account: em.getReference(Account, viewer.accountId), taskIdentifier: RENDER_TASK, payload, jobId });
       await em.flush();
-      await this.render.queue.enqueue(jobId, { runId }, {
-        executeSql: async (text, values) => {
-          const { sql, bindings } = toKnexBindings(text, values);
-          const rows = await em.getConnection().execute<unknown[]>(sql, bindings, 'all', em.getTransactionContext());
-          return { rows };
-        },
-      });
+      await this.render.queue.enqueue(jobId, { runId }, sqlExecutorOf(em));
     });
     this.ctx.log.info({ runId, compositionId: payload.compositionId, codec: payload.codec }, 'render queued');
     return { status: ProcessingStatus.processing, runId };
