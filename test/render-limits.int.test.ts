@@ -39,6 +39,9 @@ describe('render quota: active runs per account (real PostgreSQL)', () => {
       expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     }
     expect(await countsOf(account.id)).toEqual({ runs: 3, jobs: 3 });
+    const metrics = (await t.http().get('/metrics')).text;
+    expect(Number(/render_admission_refused_total\{limit="active"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(7);
+    expect(Number(/render_runs_active\{status="QUEUED"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
 
     // Another account is not held back by this one's cap.
     expect((await t.http().post('/api/video/render').set(as.otto).send(small)).status).toBe(200);

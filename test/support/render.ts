@@ -39,7 +39,8 @@ export interface RunJson {
   progress: number;
   attempts: number;
   error: string | null;
-  output: { url: string; expiresAt: string; mimeType: string; bytes: number; width: number; height: number; fps: number; durationInFrames: number; codec: string } | null;
+  output: { url: string; expiresAt: string; retainedUntil: string | null; mimeType: string; bytes: number; width: number; height: number; fps: number; durationInFrames: number; codec: string } | null;
+  outputExpiredAt?: string | null;
   [key: string]: unknown;
 }
 

@@ -32,6 +32,7 @@ export interface RunView {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  outputExpiredAt: Date | null;
 }
 
 const fromEntity = (r: RenderRun): RunView => ({
@@ -49,6 +50,7 @@ const fromEntity = (r: RenderRun): RunView => ({
   updatedAt: r.updatedAt,
   startedAt: r.startedAt,
   finishedAt: r.finishedAt,
+  outputExpiredAt: r.outputExpiredAt,
 });
 
 const date = (v: string | null) => (v ? new Date(v) : null);
@@ -64,6 +66,7 @@ const fromChange = (c: RunChange, base: RunView): RunView => ({
   updatedAt: new Date(c.updated_at),
   startedAt: date(c.started_at),
   finishedAt: date(c.finished_at),
+  outputExpiredAt: date(c.output_expired_at ?? null),
 });
 
 export class RenderService {
@@ -209,7 +212,9 @@ export class RenderService {
   }
 
   toType(run: RunView): RenderRunType {
-    const output = run.status === RunStatus.COMPLETED && run.output ? run.output : null;
+    // An expired video has no link: the file is gone (the sweep also clears `output`).
+    const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
+    const { retentionHours } = this.ctx.deps.config.render;
     return {
       id: run.id,
       status: run.status,
@@ -231,9 +236,11 @@ export class RenderService {
       finishedAt: run.finishedAt,
       attempts: run.attempts,
       error: run.error,
+      outputExpiredAt: run.outputExpiredAt,
       output: output
         ? {
             ...this.render.signer.sign(output.key),
+            retainedUntil: retentionHours && run.finishedAt ? new Date(run.finishedAt.getTime() + retentionHours * 3600 * 1000) : null,
             mimeType: output.mimeType,
             bytes: output.bytes,
             width: output.width,
