@@ -39,6 +39,15 @@ class RenderStopped extends Error {
 /** A render that can never succeed (its composition or props are gone): failed at once, not retried. */
 class PermanentRenderError extends Error {}
 
+/** How a failed attempt ended, for render_runs_finished_total. */
+function outcomeOf(error: unknown, job: PgBoss.JobWithMetadata<RenderJobData>): string {
+  const reason = error instanceof RenderStopped ? error.reason : undefined;
+  if (reason === 'canceled') return 'CANCELED';
+  if (reason === 'lost') return 'LOST';
+  if (reason === 'shutdown') return 'RELEASED';
+  return error instanceof PermanentRenderError || job.retryCount >= job.retryLimit ? 'FAILED' : 'RETRY';
+}
+
 /**
  * Render workers: take jobs from the queue, render them with ffmpeg, store the file and record
  * each state change on the run. Idempotent: a retried run renders again and replaces its file.
@@ -169,7 +178,8 @@ export class RenderWorker {
       if (!stored) outcome = 'LOST';
       log.info({ bytes: stored?.bytes, completed: Boolean(stored) }, stored ? 'render finished' : 'render finished, but the run is no longer this attempt\'s: file dropped');
     } catch (error) {
-      outcome = await this.afterFailure(job, runId, attempt, key, error, log);
+      outcome = outcomeOf(error, job);
+      await this.afterFailure(job, runId, attempt, key, error, log);
     } finally {
       clearTimeout(timer);
       clearInterval(heartbeat);
@@ -225,18 +235,16 @@ export class RenderWorker {
     return timer;
   }
 
-  /** Records why the attempt ended; returns the outcome for metrics. Throws to let pg-boss retry when a retry is due. */
-  private async afterFailure(job: PgBoss.JobWithMetadata<RenderJobData>, runId: string, attempt: number, key: string, error: unknown, log: Logger): Promise<string> {
+  /** Records why the attempt ended; throws to let pg-boss retry when a retry is due. */
+  private async afterFailure(job: PgBoss.JobWithMetadata<RenderJobData>, runId: string, attempt: number, key: string, error: unknown, log: Logger): Promise<void> {
     const reason = error instanceof RenderStopped ? error.reason : undefined;
     if (reason === 'canceled') {
       await this.deps.storage.delete(key);
       log.info('render canceled; files removed');
-      return 'CANCELED';
+      return;
     }
-    if (reason === 'lost') {
-      // Another attempt owns the run (or it ended): nothing of this one is recorded, its job is already replaced.
-      return 'LOST';
-    }
+    // Lost: another attempt owns the run (or it ended); nothing of this one is recorded, its job is already replaced.
+    if (reason === 'lost') return;
     if (reason === 'shutdown') {
       // Released: back to QUEUED; throwing lets pg-boss hand the job to another worker.
       await this.sql(`update render_runs set status = 'QUEUED', progress = 0 where id = ? and status = 'EXECUTING' and attempts = ?`, [runId, attempt]);
@@ -248,7 +256,7 @@ export class RenderWorker {
     if (permanent || job.retryCount >= job.retryLimit) {
       await this.sql(`update render_runs set status = 'FAILED', error = ?, finished_at = now() where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
       log.error({ err: error }, 'render failed');
-      if (permanent) return 'FAILED';
+      if (permanent) return;
     } else {
       await this.sql(`update render_runs set status = 'QUEUED', error = ? where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
       log.warn({ err: error }, 'render failed; will retry');
