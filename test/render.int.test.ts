@@ -161,11 +161,6 @@ describe('a render that keeps failing (real PostgreSQL)', () => {
     const res = await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 2 });
     const run = await waitForRun(t, as.nora, res.body.runId, ['FAILED', 'COMPLETED'], 30_000);
     expect(run).toMatchObject({ status: 'FAILED', attempts: 2, output: null, error: 'ffmpeg could not start (ENOENT)', finishedAt: expect.any(String) });
-    // Each attempt is counted by how it ended: one retry, then the final failure; no completion.
-    const metrics = (await t.http().get('/metrics')).text;
-    expect(metrics).toMatch(/render_runs_finished_total\{status="RETRY"\} 1\n/);
-    expect(metrics).toMatch(/render_runs_finished_total\{status="FAILED"\} 1\n/);
-    expect(metrics).not.toContain('render_runs_finished_total{status="COMPLETED"}');
     const conn = t.orm.em.getConnection();
     for (const deadline = Date.now() + 10_000; ; ) {
       const dead = await conn.execute("select count(*)::int as n from pgboss.job where name = 'render-video-dead' and data->>'runId' = ?", [run.id]);
@@ -173,5 +168,10 @@ describe('a render that keeps failing (real PostgreSQL)', () => {
       if (Date.now() > deadline) throw new Error('job never reached the dead-letter queue');
       await new Promise((r) => setTimeout(r, 100));
     }
+    // (Read once the job was failed, i.e. after the attempt ended.) Each attempt is counted by how it ended: one retry, then the final failure; no completion.
+    const metrics = (await t.http().get('/metrics')).text;
+    expect(metrics).toMatch(/render_runs_finished_total\{status="RETRY"\} 1\n/);
+    expect(metrics).toMatch(/render_runs_finished_total\{status="FAILED"\} 1\n/);
+    expect(metrics).not.toContain('render_runs_finished_total{status="COMPLETED"}');
   });
 });

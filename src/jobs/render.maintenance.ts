@@ -80,6 +80,12 @@ export class RenderMaintenance {
     );
     let taken = 0;
     for (const { id } of stale) if (await this.takeOver(id)) taken += 1;
+    // Leases left by workers that died after their run was canceled or finished elsewhere.
+    await this.deps.orm.em.getConnection().execute(
+      `delete from render_leases l using render_runs r
+        where r.id = l.run_id and r.status <> 'EXECUTING' and l.heartbeat_at < now() - make_interval(secs => ?)`,
+      [this.deps.config.heartbeatTimeoutS],
+    );
     return taken;
   }
 
