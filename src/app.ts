@@ -3,6 +3,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { createServer, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
+import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
 import { AppError } from './common/errors';
 import { contextError, createApollo } from './graphql/apollo';
@@ -54,13 +55,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
   const metrics = createMetrics(deps.orm);
+  // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
+  deps.render.metrics.collectStateWith((sql) => deps.orm.em.getConnection().execute(sql));
+  const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
   app.use(healthRouter(deps.orm));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    res.type(scraped.contentType).send(await scraped.metrics());
   });
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.

@@ -70,3 +70,23 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'everyone!' })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe('render limits', () => {
+  it('defaults to 3 active runs, 1e11 pixel-frames a day, a week of retention and a 30 s lease renewed every 5 s', () => {
+    expect(loadConfig({}).render).toMatchObject({
+      maxActivePerAccount: 3, dailyPixelFrames: 100_000_000_000, retentionHours: 168, heartbeatIntervalS: 5, heartbeatTimeoutS: 30,
+    });
+    // The default budget holds dozens of full-HD renders of the longest duration, and the largest render allowed.
+    expect(loadConfig({}).render.dailyPixelFrames / (1920 * 1080 * 1800)).toBeGreaterThan(24);
+    expect(loadConfig({}).render.dailyPixelFrames).toBeGreaterThan(3840 * 3840 * 1800);
+  });
+
+  it('reads them and refuses values that make no sense, naming the variable', () => {
+    const c = loadConfig({ RENDER_MAX_ACTIVE_PER_ACCOUNT: '5', RENDER_DAILY_PIXEL_FRAMES: '1000', RENDER_RETENTION_HOURS: '0', RENDER_HEARTBEAT_INTERVAL_S: '2', RENDER_HEARTBEAT_TIMEOUT_S: '6' });
+    expect(c.render).toMatchObject({ maxActivePerAccount: 5, dailyPixelFrames: 1000, retentionHours: 0, heartbeatIntervalS: 2, heartbeatTimeoutS: 6 });
+    expect(() => loadConfig({ RENDER_MAX_ACTIVE_PER_ACCOUNT: '0' })).toThrow(/RENDER_MAX_ACTIVE_PER_ACCOUNT/);
+    expect(() => loadConfig({ RENDER_DAILY_PIXEL_FRAMES: '-1' })).toThrow(/RENDER_DAILY_PIXEL_FRAMES/);
+    expect(() => loadConfig({ RENDER_RETENTION_HOURS: 'a week' })).toThrow(/RENDER_RETENTION_HOURS/);
+    expect(() => loadConfig({ RENDER_HEARTBEAT_INTERVAL_S: '10', RENDER_HEARTBEAT_TIMEOUT_S: '20' })).toThrow(/RENDER_HEARTBEAT_TIMEOUT_S/);
+  });
+});

@@ -139,10 +139,20 @@ const envSchema = z.object({
   RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
   RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
   FFMPEG_PATH: optionalString,
+  // Render limits (issue 12): per-account admission, retention, worker leases.
+  RENDER_MAX_ACTIVE_PER_ACCOUNT: int(3, 1, 1000),
+  RENDER_DAILY_PIXEL_FRAMES: int(100_000_000_000, 1),
+  RENDER_RETENTION_HOURS: int(168, 0, 10 * 365 * 24),
+  RENDER_HEARTBEAT_INTERVAL_S: int(5, 1, 60),
+  RENDER_HEARTBEAT_TIMEOUT_S: int(30, 3, 3600),
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
+  // A lease must survive a missed heartbeat or two, or live workers would lose their renders.
+  if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
+    ctx.addIssue({ code: 'custom', path: ['RENDER_HEARTBEAT_TIMEOUT_S'], message: 'must be at least 3 × RENDER_HEARTBEAT_INTERVAL_S' });
+  }
   if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
   for (const name of ['AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'] as const) {
     if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY is set' });
@@ -215,6 +225,14 @@ export interface Config {
     pollIntervalMs: number;
     progressIntervalMs: number;
     ffmpegPath?: string;
+    /** Render limits: runs QUEUED or EXECUTING per account, pixel-frames per account in a rolling 24 h. */
+    maxActivePerAccount: number;
+    dailyPixelFrames: number;
+    /** Finished videos are deleted this long after the run finished; 0 keeps them. */
+    retentionHours: number;
+    /** A rendering worker renews its lease this often; a lease older than the timeout is taken over. */
+    heartbeatIntervalS: number;
+    heartbeatTimeoutS: number;
   };
 }
 
@@ -347,6 +365,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
       progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
       ffmpegPath: e.FFMPEG_PATH,
+      maxActivePerAccount: e.RENDER_MAX_ACTIVE_PER_ACCOUNT,
+      dailyPixelFrames: e.RENDER_DAILY_PIXEL_FRAMES,
+      retentionHours: e.RENDER_RETENTION_HOURS,
+      heartbeatIntervalS: e.RENDER_HEARTBEAT_INTERVAL_S,
+      heartbeatTimeoutS: e.RENDER_HEARTBEAT_TIMEOUT_S,
     },
 
     federation: { routerSecret: e.ROUTER_SECRET },

@@ -78,16 +78,20 @@ export class RenderQueue {
     };
   }
 
-  /** Enqueues a run's job through `db` (the transaction that creates the run): both or neither. */
-  async enqueue(jobId: string, data: RenderJobData, db: SqlExecutor): Promise<void> {
+  /**
+   * Enqueues a run's job through `db` (the transaction that creates the run): both or neither.
+   * `retryLimit` overrides the configured one (a taken-over run keeps only the retries it has left).
+   */
+  async enqueue(jobId: string, data: RenderJobData, db: SqlExecutor, { retryLimit }: { retryLimit?: number } = {}): Promise<void> {
     const boss = await this.start();
-    await boss.send(RENDER_QUEUE, data, { id: jobId, ...this.jobPolicy(), deadLetter: RENDER_DEAD_LETTER_QUEUE, db } as PgBoss.SendOptions);
+    const policy = { ...this.jobPolicy(), ...(retryLimit === undefined ? {} : { retryLimit }) };
+    await boss.send(RENDER_QUEUE, data, { id: jobId, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE, db } as PgBoss.SendOptions);
   }
 
-  /** Cancels a job that has not finished (created, retry or active). */
-  async cancel(jobId: string): Promise<void> {
+  /** Cancels a job that has not finished (created, retry or active), through `db` when given. */
+  async cancel(jobId: string, db?: SqlExecutor): Promise<void> {
     const boss = await this.start();
-    await boss.cancel(RENDER_QUEUE, jobId);
+    await boss.cancel(RENDER_QUEUE, jobId, db ? ({ db } as PgBoss.ConnectionOptions) : undefined);
   }
 
   /** Starts `concurrency` pollers on the render queue and one on its dead-letter queue. */
