@@ -4,6 +4,7 @@ import { Migration20261121010000_Onboarding } from './Migration20261121010000_On
 import { Migration20261121020000_CatalogIndexes } from './Migration20261121020000_CatalogIndexes';
 import { Migration20261121040000_ResearchAnswers } from './Migration20261121040000_ResearchAnswers';
 import { Migration20261121050000_RenderRuns } from './Migration20261121050000_RenderRuns';
+import { Migration20261123110000_RateLimits } from './Migration20261123110000_RateLimits';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121020000_CatalogIndexes', class: Migration20261121020000_CatalogIndexes },
   { name: 'Migration20261121040000_ResearchAnswers', class: Migration20261121040000_ResearchAnswers },
   { name: 'Migration20261121050000_RenderRuns', class: Migration20261121050000_RenderRuns },
+  { name: 'Migration20261123110000_RateLimits', class: Migration20261123110000_RateLimits },
 ];
