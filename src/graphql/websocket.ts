@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { GraphQLError, parse, validate, specifiedRules } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Server } from 'node:http';
@@ -12,10 +12,23 @@ import { depthLimit } from './limits';
 import { chargeOperation, OnRateLimited } from './rate-limit.plugin';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
-/** Close code for a connection past GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT (graphql-ws clients may retry it later). */
+/**
+ * Close code past a websocket limit (the reason says which): a connection past
+ * GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT, or one that keeps subscribing past its refusals.
+ * graphql-ws clients may retry it later.
+ */
 export const TOO_MANY_CONNECTIONS = 4029;
 
-type ConnectionExtra = { credentials?: Credentials; accountId?: string; socket: WebSocket };
+type ConnectionExtra = {
+  credentials?: Credentials;
+  accountId?: string;
+  socket: WebSocket;
+  /** Ids of the operations this connection runs. */
+  live?: Set<string>;
+  /** Operations refused past the cap in the current minute. */
+  refused?: { since: number; count: number };
+};
+const REFUSAL_WINDOW_MS = 60_000;
 
 export interface WebsocketLimits {
   /** `Type.field` names of provider-backed fields (src/graphql/cost.ts), charged to the research budget. */
@@ -35,6 +48,20 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
   // Open connections per account on this instance.
   const connections = new Map<string, number>();
   const onLimited: OnRateLimited = (budget) => limits.onLimited?.(budget);
+  const documents = new DocumentCache((query) => {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: deps.config.graphql.maxTokens });
+    } catch (error) {
+      return { errors: [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+    }
+    const errors = validate(schema, document, rules);
+    return errors.length ? { errors } : { document };
+  });
+  // One immutable answer for every refusal past the cap: a burst of thousands allocates nothing.
+  const tooManyOperations = [
+    new GraphQLError(`Too many operations on this connection: at most ${wsMaxSubscriptions} at once; complete one first`, { extensions: { code: 'RATE_LIMITED' } }),
+  ];
 
   const disposable = useServer<Record<string, unknown>, ConnectionExtra>(
     {
@@ -70,25 +97,37 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         if (open > 0) connections.set(accountId, open);
         else connections.delete(accountId);
       },
-      onSubscribe: async (ctx, _id, payload) => {
-        // First and synchronous: graphql-ws registers the operation before calling this hook, so a
-        // burst past the cap is refused without parsing, SQL or any await.
-        if (Object.keys(ctx.subscriptions).length > wsMaxSubscriptions) {
+      onSubscribe: async (ctx, id, payload) => {
+        // First and synchronous, so a burst past the cap is refused without parsing, SQL or any await.
+        // Operations this connection runs: graphql-ws drops an id from ctx.subscriptions when it ends
+        // (however it ends), so stale ids are pruned here; the set never holds more than the cap.
+        const live = (ctx.extra.live ??= new Set());
+        for (const id of live) if (!(id in ctx.subscriptions)) live.delete(id);
+        if (live.size >= wsMaxSubscriptions) {
+          const socket = ctx.extra.socket;
+          // Already closing: whatever the client queued is dropped unanswered.
+          if (socket.readyState !== WebSocket.OPEN) return tooManyOperations;
           limits.onLimited?.('ws_subscriptions');
-          return [
-            new GraphQLError(`Too many operations on this connection: at most ${wsMaxSubscriptions} at once; complete one first`, {
-              extensions: { code: 'RATE_LIMITED' },
-            }),
-          ];
+          const now = Date.now();
+          const refused = ctx.extra.refused && now - ctx.extra.refused.since < REFUSAL_WINDOW_MS ? ctx.extra.refused : { since: now, count: 0 };
+          refused.count += 1;
+          ctx.extra.refused = refused;
+          // A client that keeps asking past its refusals is flooding: answering each one would cost a
+          // write per message, so the connection ends instead.
+          if (refused.count === wsMaxSubscriptions + 1) {
+            // What the client queued after this is no longer handed to graphql-ws (ws still reads frames
+            // up to the client's close frame); the close goes after the refusals already answered.
+            socket.removeAllListeners('message');
+            setImmediate(() => socket.close(TOO_MANY_CONNECTIONS, `Too many operations refused: at most ${wsMaxSubscriptions} at once per connection`));
+          }
+          return tooManyOperations;
         }
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: deps.config.graphql.maxTokens });
-        } catch (error) {
-          return [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
-        }
-        const errors = validate(schema, document, rules);
-        if (errors.length) return errors;
+        live.add(id);
+        // Let other sockets and requests run between accepted operations of a burst.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const checked = documents.check(payload.query);
+        if ('errors' in checked) return checked.errors;
+        const { document } = checked;
         const accountId = ctx.extra.accountId;
         try {
           await chargeOperation(
@@ -114,8 +153,9 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         return context;
       },
       onError: (_ctx, _id, _payload, errors) => {
+        // Errors graphql-js raised itself (no originalError) are the client's; only ours may be unexpected.
         for (const error of errors) {
-          if (toHttpError(error.originalError ?? error).unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
+          if (error.originalError && toHttpError(error.originalError).unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
         }
       },
     },
@@ -127,6 +167,29 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
       await disposable.dispose();
     },
   };
+}
+
+type Checked = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+const DOCUMENT_CACHE_SIZE = 200;
+
+/** Parsed and validated documents by query text (most recent first out last): a client repeating a query is checked once. */
+class DocumentCache {
+  private readonly entries = new Map<string, Checked>();
+
+  constructor(private readonly compute: (query: string) => Checked) {}
+
+  check(query: string): Checked {
+    const hit = this.entries.get(query);
+    if (hit) {
+      this.entries.delete(query);
+      this.entries.set(query, hit);
+      return hit;
+    }
+    const checked = this.compute(query);
+    this.entries.set(query, checked);
+    if (this.entries.size > DOCUMENT_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    return checked;
+  }
 }
 
 function stringParam(value: unknown): string | undefined {
