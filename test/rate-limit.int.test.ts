@@ -120,6 +120,12 @@ describe('request rate limits (real PostgreSQL)', () => {
     expectRateLimited(await t.http().post('/api/agents/signup').set('x-forwarded-for', ip).send({ email: 'agent+more@example.test' }));
     const graph = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').send({ query: ME });
     expect(graph.status).toBe(429);
+    expect(graph.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    // Probing for routes is no way around it.
+    expectRateLimited(await t.http().get('/api/no/such/route').set('x-forwarded-for', ip));
+    const unmatched = await t.http().get('/api/no/such/route').set('x-forwarded-for', '203.0.113.11');
+    expect(unmatched.status).toBe(404);
+    expectHeaders(unmatched, 12, 11);
     // Another address, and a valid credential from the same address, are not affected.
     expect((await t.http().get('/api/accounts/me').set('x-forwarded-for', '203.0.113.10').set('x-api-key', 'mas_not_a_key')).status).toBe(401);
     const owner = await createAccount(t.orm);

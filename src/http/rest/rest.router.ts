@@ -109,9 +109,15 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     else router[method](route.path, authenticate, run);
   }
 
-  router.use((req: Request, res: ExpressResponse) => {
+  router.use(async (req: Request, res: ExpressResponse, next: NextFunction) => {
     res.locals.route = 'unmatched';
-    sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
+    try {
+      // Probing for routes spends the client address's budget like any unauthenticated request.
+      await chargeRequest(deps.rateLimiter, res, { budget: 'api', subject: rateSubject(null, req.ip), points: 1 });
+      sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
+    } catch (error) {
+      next(error);
+    }
   });
 
   router.use((error: unknown, req: Request, res: ExpressResponse, _next: NextFunction) => {
