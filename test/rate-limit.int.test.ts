@@ -104,6 +104,17 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(Number(overBudget.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('charges GraphQL documents that fail to parse or validate (1 point each)', async () => {
+    const owner = await createAccount(t.orm);
+    const broken = await t.graphql('{ me { ', {}, owner.headers);
+    expect(broken.status).toBe(400);
+    expectHeaders(broken, 12, 11);
+    const invalid = await t.graphql('{ me { noSuchField } }', {}, owner.headers);
+    expect(invalid.status).toBe(400);
+    expectHeaders(invalid, 12, 10);
+    expectHeaders(await t.graphql(ME, {}, owner.headers), 12, 9);
+  });
+
   it('limits unauthenticated routes and failed credentials per client IP', async () => {
     const ip = '203.0.113.9';
     // TRUST_PROXY defaults to loopback: the test client is loopback, so X-Forwarded-For names the client.

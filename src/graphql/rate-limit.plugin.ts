@@ -63,8 +63,19 @@ export async function chargeRefusedCredentials(deps: AppDeps, clientIp: string |
 /** Apollo: weighs and charges every operation once it is parsed and validated, before it runs. */
 export function rateLimitPlugin(deps: AppDeps, providerFields: Set<string>, onLimited?: OnRateLimited): ApolloServerPlugin<Context> {
   return {
-    async requestDidStart() {
+    async requestDidStart({ contextValue, response }) {
+      // A document that fails to parse or validate never reaches didResolveOperation: it still costs 1.
+      const chargeRejected = async () => {
+        const decision = decisive(await deps.rateLimiter.consume([{ budget: 'api', subject: rateSubject(contextValue.viewer, contextValue.clientIp), points: 1 }]));
+        if (!decision) return;
+        for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.http.headers.set(name, value);
+        if (!decision.allowed) onLimited?.(decision.budget);
+      };
       return {
+        async didEncounterErrors({ operation }) {
+          // No operation: the document did not parse or validate (Apollo awaits this hook, unlike parsingDidEnd).
+          if (!operation) await chargeRejected();
+        },
         async didResolveOperation({ contextValue, document, request, response, schema }) {
           const headers = response.http.headers;
           try {
