@@ -6,6 +6,7 @@ import { Migration20261121040000_ResearchAnswers } from './Migration202611210400
 import { Migration20261121050000_RenderRuns } from './Migration20261121050000_RenderRuns';
 import { Migration20261123100000_Ownership } from './Migration20261123100000_Ownership';
 import { Migration20261123105000_JwtIdentities } from './Migration20261123105000_JwtIdentities';
+import { Migration20261123110000_RateLimits } from './Migration20261123110000_RateLimits';
 import { Migration20261123120000_RenderLimits } from './Migration20261123120000_RenderLimits';
 
 /** Applied in this order; a new migration is added at the end. */
@@ -17,5 +18,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121050000_RenderRuns', class: Migration20261121050000_RenderRuns },
   { name: 'Migration20261123100000_Ownership', class: Migration20261123100000_Ownership },
   { name: 'Migration20261123105000_JwtIdentities', class: Migration20261123105000_JwtIdentities },
+  { name: 'Migration20261123110000_RateLimits', class: Migration20261123110000_RateLimits },
   { name: 'Migration20261123120000_RenderLimits', class: Migration20261123120000_RenderLimits },
 ];

@@ -10,6 +10,8 @@ import { contextError, createApollo } from './graphql/apollo';
 import { createContext, headerValue } from './graphql/context';
 import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
+import { providerFieldsOf } from './graphql/cost';
+import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
@@ -70,7 +72,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
   app.use(docsRouter(buildOpenApiDocument(plain, routes)));
 
-  const apollo = createApollo(deps, federated, server);
+  // Request limits: every operation is weighed and charged (REST routes charge in the router).
+  const providerFields = providerFieldsOf(plain);
+  const onGraphqlLimited = (budget: string) => metrics.rateLimited('/graphql', budget);
+  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited)]);
   await apollo.start();
   app.use(
     '/graphql',
@@ -91,7 +96,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
             routerSecret: headerValue(req.headers['x-router-secret']),
           });
         } catch (error) {
-          throw contextError(error);
+          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited));
         }
       },
     }),
@@ -115,7 +120,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server);
+  const websockets = attachWebsockets(deps, federated, server, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (websocket)', budget) });
   return {
     express: app,
     server,
@@ -126,6 +131,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await apollo.stop();
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
+      deps.rateLimiter.close();
     },
   };
 }

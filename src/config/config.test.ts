@@ -61,6 +61,26 @@ describe('loadConfig', () => {
   });
 });
 
+describe('request limits', () => {
+  it('defaults to 600 points a minute, 60 for research, a cost ceiling of 600, 20 subscriptions and 10 connections', () => {
+    expect(loadConfig({}).requestLimits).toEqual({ perMinute: 600, researchPerMinute: 60, graphqlMaxCost: 600, wsMaxSubscriptions: 20, wsMaxConnectionsPerAccount: 10 });
+  });
+
+  it('reads each variable and refuses zero, negatives and words naming the variable', () => {
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '1200',
+      RESEARCH_RATE_LIMIT_PER_MINUTE: '30',
+      GRAPHQL_MAX_COST: '900',
+      GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5',
+      GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '3',
+    });
+    expect(config.requestLimits).toEqual({ perMinute: 1200, researchPerMinute: 30, graphqlMaxCost: 900, wsMaxSubscriptions: 5, wsMaxConnectionsPerAccount: 3 });
+    for (const name of ['RATE_LIMIT_PER_MINUTE', 'RESEARCH_RATE_LIMIT_PER_MINUTE', 'GRAPHQL_MAX_COST', 'GRAPHQL_WS_MAX_SUBSCRIPTIONS', 'GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT']) {
+      for (const bad of ['0', '-5', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+    }
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('defaults to trusting only loopback proxies and parses hop counts and booleans', () => {
     expect(loadConfig({}).http.trustProxy).toBe('loopback');

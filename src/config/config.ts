@@ -146,6 +146,13 @@ const envSchema = z.object({
   RENDER_HEARTBEAT_INTERVAL_S: int(5, 1, 60),
   RENDER_HEARTBEAT_TIMEOUT_S: int(30, 3, 3600),
 
+  // Request limits (issue 12): per-credential rate budgets, GraphQL operation cost, websocket caps.
+  RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
+  RESEARCH_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000_000),
+  GRAPHQL_MAX_COST: int(600, 1, 1_000_000_000),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: int(10, 1, 10_000),
+
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
@@ -206,6 +213,17 @@ export interface Config {
     corsOrigins: string[];
     /** Bearer token /metrics requires; unset: /metrics is open (keep it off the public network). */
     metricsToken?: string;
+  };
+  /** Request limits: points per minute per credential, GraphQL cost ceiling, websocket caps (README: Limits). */
+  requestLimits: {
+    /** Points a minute for an account (keys and JWTs alike), or a client IP when unauthenticated. */
+    perMinute: number;
+    /** Points a minute for routes and fields that spend provider quota. */
+    researchPerMinute: number;
+    /** Highest cost one GraphQL operation may have; a costlier one is a 400. */
+    graphqlMaxCost: number;
+    wsMaxSubscriptions: number;
+    wsMaxConnectionsPerAccount: number;
   };
   /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
   federation: { routerSecret?: string };
@@ -370,6 +388,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retentionHours: e.RENDER_RETENTION_HOURS,
       heartbeatIntervalS: e.RENDER_HEARTBEAT_INTERVAL_S,
       heartbeatTimeoutS: e.RENDER_HEARTBEAT_TIMEOUT_S,
+    },
+
+    requestLimits: {
+      perMinute: e.RATE_LIMIT_PER_MINUTE,
+      researchPerMinute: e.RESEARCH_RATE_LIMIT_PER_MINUTE,
+      graphqlMaxCost: e.GRAPHQL_MAX_COST,
+      wsMaxSubscriptions: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS,
+      wsMaxConnectionsPerAccount: e.GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT,
     },
 
     federation: { routerSecret: e.ROUTER_SECRET },

@@ -12,6 +12,7 @@ describe('isDatabaseUnavailable', () => {
     ['cannot connect now 57P03', withCode('57P03')],
     ['pg: terminated', new Error('Connection terminated unexpectedly')],
     ['pg: connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['pg.Client: connectionTimeoutMillis', new Error('timeout expired')],
     ['knex acquire timeout', Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' })],
     ['wrapped by graphql-js', locatedError(withCode('ECONNREFUSED'), undefined)],
     ['a thrown non-Error, wrapped by graphql-js', locatedError({ errno: -111, code: 'ECONNREFUSED' }, undefined)],

@@ -9,6 +9,8 @@ const MESSAGES = [
   /Connection terminated/i,
   /Connection ended unexpectedly/i,
   /timeout exceeded when trying to connect/i,
+  // pg.Client's own connectionTimeoutMillis (a server that accepts but never answers).
+  /^timeout expired$/i,
   /Client has encountered a connection error/i,
   /Client was closed and is not queryable/i,
   /Timeout acquiring a connection/i,

@@ -9,6 +9,8 @@ import type { Orm } from '../db/orm';
 export interface Metrics {
   registry: Registry;
   middleware: (req: Request, res: Response, next: NextFunction) => void;
+  /** Counts one refusal by a rate limit or cap (GraphQL and websockets; REST sets res.locals.rateLimited). */
+  rateLimited(route: string, budget: string): void;
 }
 
 /** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
@@ -43,16 +45,26 @@ export function createMetrics(orm: Orm): Metrics {
     },
   });
 
+  // Rate limits (issue 12): refusals by route and budget (api, research, ws_subscriptions, ws_connections).
+  const rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests and operations refused by a rate limit or cap, by route and budget',
+    labelNames: ['route', 'budget'] as const,
+    registers: [registry],
+  });
+  const rateLimited = (route: string, budget: string) => rateLimitRejections.inc({ route, budget });
+
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
     res.on('finish', () => {
       const route = (res.locals.route as string | undefined) ?? (req.path.startsWith('/api') ? 'unmatched' : req.path);
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       stop({ method: req.method, route });
+      if (res.locals.rateLimited) rateLimited(route, String(res.locals.rateLimited));
     });
     next();
   };
-  return { registry, middleware };
+  return { registry, middleware, rateLimited };
 }
 
 interface TarnPool {

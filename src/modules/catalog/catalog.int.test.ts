@@ -4,8 +4,8 @@ import { AddCatalogSongsDocument, CatalogGraphDocument, CatalogSongsDocument, My
 
 const SONG_KEYS = ['album', 'artists', 'catalog_id', 'isrc', 'lyrics', 'name', 'updated_at'];
 const TABLES = ['accounts', 'roster_entries', 'catalogs', 'account_catalogs', 'catalog_songs', 'catalog_song_artists'];
-/** Statements that authenticate the request (API key look-up, its last-used stamp, the viewer). */
-const AUTH_SQL = /api_keys|array_agg\(m\.organization_id\)/;
+/** Statements every request makes (API key look-up, its last-used stamp, the viewer, the rate-limit charge). */
+const AUTH_SQL = /api_keys|array_agg\(m\.organization_id\)|rate_limit_counters/;
 
 describe('catalogs and songs (real PostgreSQL)', () => {
   let t: TestApp;
