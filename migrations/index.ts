@@ -5,6 +5,7 @@ import { Migration20261121020000_CatalogIndexes } from './Migration2026112102000
 import { Migration20261121040000_ResearchAnswers } from './Migration20261121040000_ResearchAnswers';
 import { Migration20261121050000_RenderRuns } from './Migration20261121050000_RenderRuns';
 import { Migration20261123100000_Ownership } from './Migration20261123100000_Ownership';
+import { Migration20261123130000_Invitations } from './Migration20261123130000_Invitations';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121040000_ResearchAnswers', class: Migration20261121040000_ResearchAnswers },
   { name: 'Migration20261121050000_RenderRuns', class: Migration20261121050000_RenderRuns },
   { name: 'Migration20261123100000_Ownership', class: Migration20261123100000_Ownership },
+  { name: 'Migration20261123130000_Invitations', class: Migration20261123130000_Invitations },
 ];
