@@ -8,6 +8,7 @@ import { Migration20261123100000_Ownership } from './Migration20261123100000_Own
 import { Migration20261123105000_JwtIdentities } from './Migration20261123105000_JwtIdentities';
 import { Migration20261123110000_RateLimits } from './Migration20261123110000_RateLimits';
 import { Migration20261123120000_RenderLimits } from './Migration20261123120000_RenderLimits';
+import { Migration20261123130000_Invitations } from './Migration20261123130000_Invitations';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123105000_JwtIdentities', class: Migration20261123105000_JwtIdentities },
   { name: 'Migration20261123110000_RateLimits', class: Migration20261123110000_RateLimits },
   { name: 'Migration20261123120000_RenderLimits', class: Migration20261123120000_RenderLimits },
+  { name: 'Migration20261123130000_Invitations', class: Migration20261123130000_Invitations },
 ];

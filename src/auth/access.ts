@@ -82,8 +82,25 @@ export class AccessPolicy {
   /** organization_id is allowed when the caller is a member of it, is it, or is an admin. */
   assertOrganization(viewer: Viewer, organizationId: string): void {
     if (!UUID.test(organizationId)) throw badInput('organization_id', 'must be a UUID');
-    if (viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId)) return;
+    if (this.actsForOrganization(viewer, organizationId)) return;
     throw forbidden('Not a member of the requested organization');
+  }
+
+  /**
+   * The caller is a member of the organization, is it, or is an admin. A pending invitation does
+   * not count: invitations (organization_invitations) grant no reach anywhere in this policy.
+   */
+  actsForOrganization(viewer: Viewer, organizationId: string): boolean {
+    return viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId);
+  }
+
+  /** The artist account is on this owner's own roster (the owner already reaches it). */
+  async isOnRoster(ownerId: string, artistId: string): Promise<boolean> {
+    const rows = await this.em.getConnection().execute<{ ok: number }[]>(
+      `select 1 as ok from roster_entries where owner_id = ? and artist_id = ? limit 1`,
+      [ownerId, artistId],
+    );
+    return rows.length > 0;
   }
 
   /**

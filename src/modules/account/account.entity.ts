@@ -36,3 +36,22 @@ export class Membership extends BaseEntity {
   @Index({ name: 'memberships_member_idx' })
   member!: Account;
 }
+
+/**
+ * A pending invitation of an account to an organization: it grants no reach (access rules read
+ * memberships only) until the invited account accepts it, which turns it into a membership.
+ */
+@Entity({ tableName: 'organization_invitations' })
+@Unique({ name: 'organization_invitations_org_account_unique', properties: ['organization', 'account'] })
+export class OrganizationInvitation extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  organization!: Account;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index({ name: 'organization_invitations_account_idx' })
+  account!: Account;
+
+  /** Who invited; kept null when that account is deleted so the invitation survives it. */
+  @ManyToOne(() => Account, { deleteRule: 'set null', nullable: true })
+  invitedBy!: Account | null;
+}
