@@ -18,6 +18,9 @@ async function main(): Promise<void> {
   const config = loadConfig({
     EMBEDDED_PG_DIR: '/tmp/mas-bench-pg',
     EMBEDDED_PG_PORT: '54339',
+    // One account drives every scenario far past any client's budget: measure throughput, not the limiter's refusals.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RESEARCH_RATE_LIMIT_PER_MINUTE: '100000000',
     ...process.env,
     LOG_LEVEL: 'warn',
     DEMO_SEED: 'true',

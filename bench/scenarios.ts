@@ -48,20 +48,16 @@ export async function prepareVolume(orm: Orm): Promise<void> {
     [DEMO.northwind, BENCH_CATALOG],
   );
   await conn.execute(
-    `insert into songs (isrc, name, album, lyrics, created_at, updated_at)
-     select 'QZBEN' || lpad(g::text, 7, '0'), 'Bench song ' || g, 'Bench album', null, now(), now()
-       from generate_series(1, 150) g on conflict do nothing`,
-  );
-  await conn.execute(
-    `insert into catalog_songs (id, created_at, updated_at, catalog_id, song_isrc)
-     select ('00000000-0000-4000-a200-' || lpad(g::text, 12, '0'))::uuid, now(), now(), ?, 'QZBEN' || lpad(g::text, 7, '0')
+    `insert into catalog_songs (id, created_at, updated_at, catalog_id, isrc, name, album, lyrics)
+     select ('00000000-0000-4000-a200-' || lpad(g::text, 12, '0'))::uuid, now(), now(), ?, 'QZBEN' || lpad(g::text, 7, '0'),
+            'Bench song ' || g, 'Bench album', null
        from generate_series(1, 150) g on conflict do nothing`,
     [BENCH_CATALOG],
   );
   for (const [offset, artist] of [[0, DEMO.luna], [1000, DEMO.kai]] as const) {
     await conn.execute(
-      `insert into song_artists (id, created_at, updated_at, song_isrc, artist_id)
-       select ('00000000-0000-4000-a300-' || lpad((g + ?)::text, 12, '0'))::uuid, now(), now(), 'QZBEN' || lpad(g::text, 7, '0'), ?
+      `insert into catalog_song_artists (id, created_at, updated_at, catalog_song_id, artist_id)
+       select ('00000000-0000-4000-a300-' || lpad((g + ?)::text, 12, '0'))::uuid, now(), now(), ('00000000-0000-4000-a200-' || lpad(g::text, 12, '0'))::uuid, ?
          from generate_series(1, 150) g on conflict do nothing`,
       [offset, artist],
     );

@@ -4,6 +4,11 @@ import { Migration20261121010000_Onboarding } from './Migration20261121010000_On
 import { Migration20261121020000_CatalogIndexes } from './Migration20261121020000_CatalogIndexes';
 import { Migration20261121040000_ResearchAnswers } from './Migration20261121040000_ResearchAnswers';
 import { Migration20261121050000_RenderRuns } from './Migration20261121050000_RenderRuns';
+import { Migration20261123100000_Ownership } from './Migration20261123100000_Ownership';
+import { Migration20261123105000_JwtIdentities } from './Migration20261123105000_JwtIdentities';
+import { Migration20261123110000_RateLimits } from './Migration20261123110000_RateLimits';
+import { Migration20261123120000_RenderLimits } from './Migration20261123120000_RenderLimits';
+import { Migration20261123130000_Invitations } from './Migration20261123130000_Invitations';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +17,9 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121020000_CatalogIndexes', class: Migration20261121020000_CatalogIndexes },
   { name: 'Migration20261121040000_ResearchAnswers', class: Migration20261121040000_ResearchAnswers },
   { name: 'Migration20261121050000_RenderRuns', class: Migration20261121050000_RenderRuns },
+  { name: 'Migration20261123100000_Ownership', class: Migration20261123100000_Ownership },
+  { name: 'Migration20261123105000_JwtIdentities', class: Migration20261123105000_JwtIdentities },
+  { name: 'Migration20261123110000_RateLimits', class: Migration20261123110000_RateLimits },
+  { name: 'Migration20261123120000_RenderLimits', class: Migration20261123120000_RenderLimits },
+  { name: 'Migration20261123130000_Invitations', class: Migration20261123130000_Invitations },
 ];

@@ -3,15 +3,20 @@ import express, { NextFunction, Request, Response } from 'express';
 import { createServer, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
+import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
 import { AppError } from './common/errors';
 import { contextError, createApollo } from './graphql/apollo';
 import { createContext, headerValue } from './graphql/context';
 import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
+import { providerFieldsOf } from './graphql/cost';
+import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
-import { createMetrics } from './http/metrics';
+import { createMetrics, metricsAuth } from './http/metrics';
+import { DOCS_CSP } from './http/docs/pages';
+import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
@@ -34,6 +39,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
   const server = createServer(app);
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   // Which proxies may set X-Forwarded-For: client IPs feed the per-IP signup limit.
   app.set('trust proxy', deps.config.http.trustProxy);
 
@@ -52,22 +58,32 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
   const metrics = createMetrics(deps.orm);
+  // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
+  deps.render.metrics.collectStateWith((sql) => deps.orm.em.getConnection().execute(sql));
+  const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
+  // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
+  app.use(corsPolicy(deps.config.http.corsOrigins));
   app.use(healthRouter(deps.orm));
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    res.type(scraped.contentType).send(await scraped.metrics());
   });
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
   app.use(docsRouter(buildOpenApiDocument(plain, routes)));
 
-  const apollo = createApollo(deps, federated, server);
+  // Request limits: every operation is weighed and charged (REST routes charge in the router).
+  const providerFields = providerFieldsOf(plain);
+  const onGraphqlLimited = (budget: string) => metrics.rateLimited('/graphql', budget);
+  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited)]);
   await apollo.start();
   app.use(
     '/graphql',
-    (_req: Request, res: Response, next: NextFunction) => {
+    (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/graphql';
+      // GET from a browser is the GraphiQL page: its CSP, not the data one.
+      if (req.method === 'GET') res.setHeader('content-security-policy', DOCS_CSP);
       next();
     },
     express.json({ limit: deps.config.http.bodyLimit }),
@@ -81,12 +97,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
             routerSecret: headerValue(req.headers['x-router-secret']),
           });
         } catch (error) {
-          throw contextError(error);
+          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited));
         }
       },
     }),
   );
 
+  app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps));
   app.use('/api', createRestRouter(deps, plain, routes));
 
@@ -104,7 +121,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server);
+  const websockets = attachWebsockets(deps, federated, server, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (websocket)', budget) });
   return {
     express: app,
     server,
@@ -115,6 +132,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await apollo.stop();
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
+      deps.rateLimiter.close();
     },
   };
 }

@@ -6,6 +6,7 @@ import { JwtVerifier } from './auth/jwt';
 import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
+import { RateLimiter } from './auth/rate-limit';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   providers: Providers;
   /** Render queue, run events (LISTEN/NOTIFY), video storage and link signer; closed by App.stop(). */
   render: RenderRuntime;
+  /** Per-minute request budgets in PostgreSQL (shared by every instance); closed by App.stop(). */
+  rateLimiter: RateLimiter;
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
@@ -28,5 +31,6 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
+    rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
   };
 }

@@ -33,7 +33,9 @@ export interface TestAppOptions {
 /** The real app on a database of its own; no port is opened until a test needs one. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...options.env });
+  // Suites drive one demo account far harder than any client: budgets are raised unless a test sets them.
+  const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000' };
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const orm = await initOrm({ url: db.url, poolMax: 5 });
   if (options.seed !== false) await seedDemo(orm, config);

@@ -72,6 +72,7 @@ describe('render requests and runs without a worker (real PostgreSQL)', () => {
       startedAt: null,
       finishedAt: null,
       output: null,
+      outputExpiredAt: null,
       error: null,
     });
   });

@@ -42,7 +42,8 @@ describe('live render status across processes (real PostgreSQL)', () => {
   let t: TestApp;
   const workers: RenderWorker[] = [];
   beforeAll(async () => {
-    t = await createTestApp({ env: renderEnv({ RENDER_JOB_EXPIRE_S: '6', RENDER_MAINTENANCE_INTERVAL_S: '1', RENDER_RETRY_DELAY_S: '1' }) });
+    // A short lease brings a killed worker's run back (no short job expiry, which would cut slow renders on a busy machine).
+    t = await createTestApp({ env: renderEnv({ RENDER_HEARTBEAT_INTERVAL_S: '1', RENDER_HEARTBEAT_TIMEOUT_S: '4', RENDER_MAINTENANCE_INTERVAL_S: '1', RENDER_RETRY_DELAY_S: '1' }) });
   });
   afterAll(async () => {
     for (const w of workers) await w.stop(1000);

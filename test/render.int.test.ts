@@ -168,5 +168,10 @@ describe('a render that keeps failing (real PostgreSQL)', () => {
       if (Date.now() > deadline) throw new Error('job never reached the dead-letter queue');
       await new Promise((r) => setTimeout(r, 100));
     }
+    // (Read once the job was failed, i.e. after the attempt ended.) Each attempt is counted by how it ended: one retry, then the final failure; no completion.
+    const metrics = (await t.http().get('/metrics')).text;
+    expect(metrics).toMatch(/render_runs_finished_total\{status="RETRY"\} 1\n/);
+    expect(metrics).toMatch(/render_runs_finished_total\{status="FAILED"\} 1\n/);
+    expect(metrics).not.toContain('render_runs_finished_total{status="COMPLETED"}');
   });
 });

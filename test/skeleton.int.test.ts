@@ -32,6 +32,7 @@ describe('service skeleton (real PostgreSQL)', () => {
         email: 'nora@northwind.test',
         kind: 'person',
         organizations: [{ id: DEMO.northwind, name: 'Northwind Records' }],
+        invitations: [],
       },
     });
   });

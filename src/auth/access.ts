@@ -82,8 +82,25 @@ export class AccessPolicy {
   /** organization_id is allowed when the caller is a member of it, is it, or is an admin. */
   assertOrganization(viewer: Viewer, organizationId: string): void {
     if (!UUID.test(organizationId)) throw badInput('organization_id', 'must be a UUID');
-    if (viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId)) return;
+    if (this.actsForOrganization(viewer, organizationId)) return;
     throw forbidden('Not a member of the requested organization');
+  }
+
+  /**
+   * The caller is a member of the organization, is it, or is an admin. A pending invitation does
+   * not count: invitations (organization_invitations) grant no reach anywhere in this policy.
+   */
+  actsForOrganization(viewer: Viewer, organizationId: string): boolean {
+    return viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId);
+  }
+
+  /** The artist account is on this owner's own roster (the owner already reaches it). */
+  async isOnRoster(ownerId: string, artistId: string): Promise<boolean> {
+    const rows = await this.em.getConnection().execute<{ ok: number }[]>(
+      `select 1 as ok from roster_entries where owner_id = ? and artist_id = ? limit 1`,
+      [ownerId, artistId],
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -124,6 +141,16 @@ export class AccessPolicy {
     };
   }
 
+  /**
+   * SQL condition "the catalog in `column` is reachable by the viewer" (through any account
+   * linked to it that the viewer may access), for song reads that must follow catalog reach.
+   */
+  catalogReach(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
+    if (viewer.isAdmin) return { sql: 'true', bindings: [] };
+    const reach = this.reachCondition(viewer, 'ac.account_id');
+    return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
+  }
+
   /** The subset of `accountIds` the viewer may reach, in one statement. */
   async reachableAmong(viewer: Viewer, accountIds: readonly string[]): Promise<Set<string>> {
     if (viewer.isAdmin || accountIds.length === 0) return new Set(accountIds);
@@ -142,10 +169,9 @@ export class AccessPolicy {
    */
   async catalogAccess(viewer: Viewer, catalogIds: readonly string[]): Promise<Map<string, CatalogAccessRow>> {
     if (catalogIds.length === 0) return new Map();
-    const reach = this.reachCondition(viewer, 'ac.account_id');
+    const reach = this.catalogReach(viewer, 'c.id');
     const rows = await this.em.getConnection().execute<CatalogAccessRow[]>(
-      `select c.id, c.name, c.created_at, c.updated_at,
-              ${viewer.isAdmin ? 'true' : `exists (select 1 from account_catalogs ac where ac.catalog_id = c.id and ${reach.sql})`} as reachable
+      `select c.id, c.name, c.created_at, c.updated_at, ${reach.sql} as reachable
          from catalogs c where c.id = any(?::uuid[])`,
       [...reach.bindings, pgArray(catalogIds)],
     );

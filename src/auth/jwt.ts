@@ -80,42 +80,83 @@ export class JwtVerifier {
   }
 
   /**
-   * Finds the token's account by its subject, else by its e-mail claim (unless the provider says the
-   * address is unverified), creating a person on first sight.
+   * The token's account: the one bound to its issuer and subject; else, when the token proves its
+   * e-mail address, the person with that address (and the identity is bound to it); else a new
+   * person, bound to the identity. An unproven address is never matched nor stored.
    */
   async accountFor(em: EntityManager, token: string): Promise<string> {
     const payload = await this.verify(token);
-    const claim = payload[this.config.auth.emailClaim];
-    const emailUsable = typeof claim === 'string' && /^[^\s@]+@[^\s@]+$/.test(claim.trim()) && payload.email_verified !== false;
-    const email = emailUsable ? (claim as string).trim().toLowerCase() : null;
-    const subject = typeof payload.sub === 'string' && payload.sub ? `${payload.iss ?? ''}|${payload.sub}` : null;
-    if (!email && !subject) throw new AppError('UNAUTHENTICATED', 'Token has neither a verified e-mail claim nor a subject');
+    const issuer = String(payload.iss);
+    const subject = typeof payload.sub === 'string' && payload.sub.trim() ? payload.sub : null;
+    const email = this.provenEmail(payload);
+    if (!subject && !email) throw new AppError('UNAUTHENTICATED', 'Token has neither a subject (sub) nor a verified e-mail claim');
 
-    const conn = em.getConnection();
-    const find = async () => {
-      const rows = await conn.execute<{ id: string }[]>(
-        `select id from accounts where external_subject = ? or email = ?
-          order by (external_subject = ?) desc nulls last limit 1`,
-        [subject, email, subject],
-      );
-      return rows[0]?.id;
-    };
-    const existing = await find();
-    if (existing) return existing;
-    const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(payload.sub));
-    // Insert-or-get: two first requests with the same token must not create two accounts.
-    const rows = await conn.execute<{ id: string }[]>(
-      `insert into accounts (id, created_at, updated_at, kind, name, email, external_subject)
-       values (gen_random_uuid(), now(), now(), ?, ?, ?, ?)
-       on conflict do nothing returning id`,
-      [AccountKind.person, name, email, subject],
+    // Two first requests may race: the loser's insert finds the winner's row on the next pass.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (subject) {
+        const bound = await em.execute<{ account_id: string }[]>(
+          'select account_id from account_identities where issuer = ? and subject = ?',
+          [issuer, subject],
+        );
+        if (bound[0]) return bound[0].account_id;
+      }
+      if (email) {
+        const byEmail = await em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person'`, [email]);
+        if (byEmail[0]) {
+          if (subject) await this.bind(em, byEmail[0].id, issuer, subject);
+          return byEmail[0].id;
+        }
+      }
+      const created = await this.createAccount(em, payload, email, issuer, subject);
+      if (created) return created;
+    }
+    throw new AppError('UNAUTHENTICATED', 'The account for this token could not be created');
+  }
+
+  /** The e-mail claim, lower-cased, when the token proves it; null otherwise. */
+  private provenEmail(payload: JWTPayload): string | null {
+    const claim = payload[this.config.auth.emailClaim];
+    if (typeof claim !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(claim.trim())) return null;
+    // Only the boolean true is proof ("false" is a truthy string); trust covers an absent claim only.
+    const verified = payload.email_verified;
+    const proven = verified === true || (this.config.auth.trustEmail && verified === undefined);
+    return proven ? claim.trim().toLowerCase() : null;
+  }
+
+  private async bind(em: EntityManager, accountId: string, issuer: string, subject: string): Promise<boolean> {
+    const rows = await em.execute<{ id: string }[]>(
+      `insert into account_identities (id, created_at, updated_at, account_id, issuer, subject)
+       values (gen_random_uuid(), now(), now(), ?, ?, ?)
+       on conflict (issuer, subject) do nothing returning id`,
+      [accountId, issuer, subject],
     );
-    if (rows[0]) return rows[0].id;
-    const again = await find();
-    if (!again) throw new AppError('UNAUTHENTICATED', 'The account for this token could not be created');
-    return again;
+    return rows.length > 0;
+  }
+
+  /** A new person with its identity, in one transaction; null when a concurrent request won. */
+  private async createAccount(em: EntityManager, payload: JWTPayload, email: string | null, issuer: string, subject: string | null): Promise<string | null> {
+    const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(subject).slice(0, 200));
+    try {
+      return await em.transactional(async (tx) => {
+        const rows = await tx.execute<{ id: string }[]>(
+          `insert into accounts (id, created_at, updated_at, kind, name, email)
+           values (gen_random_uuid(), now(), now(), ?, ?, ?)
+           on conflict do nothing returning id`,
+          [AccountKind.person, name, email],
+        );
+        if (!rows[0]) throw new LostRace();
+        if (subject && !(await this.bind(tx as EntityManager, rows[0].id, issuer, subject))) throw new LostRace();
+        return rows[0].id;
+      });
+    } catch (error) {
+      if (error instanceof LostRace) return null;
+      throw error;
+    }
   }
 }
+
+/** Rolls back an account insert another request already made (same e-mail or identity). */
+class LostRace extends Error {}
 
 function mapJoseError(error: unknown): AppError {
   if (error instanceof AppError) return error;

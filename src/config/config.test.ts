@@ -31,9 +31,53 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH_CLOCK_TOLERANCE_S: '3600' })).toThrow(/AUTH_CLOCK_TOLERANCE_S/);
   });
 
+  it('trusts identity-provider e-mails only when AUTH_TRUST_EMAIL says so', () => {
+    expect(loadConfig({}).auth.trustEmail).toBe(false);
+    expect(loadConfig({ AUTH_TRUST_EMAIL: 'true' }).auth.trustEmail).toBe(true);
+    expect(() => loadConfig({ AUTH_TRUST_EMAIL: 'verified' })).toThrow(/AUTH_TRUST_EMAIL/);
+  });
+
+  it('reads CORS_ORIGINS as exact origins, closed when empty', () => {
+    expect(loadConfig({}).http.corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' ' }).http.corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000,https://app.example.com' }).http.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+    ]);
+    for (const bad of ['*', 'https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://files.example.com', 'https://*.example.com']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
+  it('reads METRICS_TOKEN (16+ characters) or leaves /metrics open', () => {
+    expect(loadConfig({}).http.metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token' }).http.metricsToken).toBe('a-long-enough-metrics-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reads the signup limits', () => {
     expect(loadConfig({}).auth).toMatchObject({ signupLimitPerIpPerHour: 30, signupLimitPerAddressPerHour: 5 });
     expect(() => loadConfig({ SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '0' })).toThrow(/SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR/);
+  });
+});
+
+describe('request limits', () => {
+  it('defaults to 600 points a minute, 60 for research, a cost ceiling of 600, 20 subscriptions and 10 connections', () => {
+    expect(loadConfig({}).requestLimits).toEqual({ perMinute: 600, researchPerMinute: 60, graphqlMaxCost: 600, wsMaxSubscriptions: 20, wsMaxConnectionsPerAccount: 10 });
+  });
+
+  it('reads each variable and refuses zero, negatives and words naming the variable', () => {
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '1200',
+      RESEARCH_RATE_LIMIT_PER_MINUTE: '30',
+      GRAPHQL_MAX_COST: '900',
+      GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5',
+      GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '3',
+    });
+    expect(config.requestLimits).toEqual({ perMinute: 1200, researchPerMinute: 30, graphqlMaxCost: 900, wsMaxSubscriptions: 5, wsMaxConnectionsPerAccount: 3 });
+    for (const name of ['RATE_LIMIT_PER_MINUTE', 'RESEARCH_RATE_LIMIT_PER_MINUTE', 'GRAPHQL_MAX_COST', 'GRAPHQL_WS_MAX_SUBSCRIPTIONS', 'GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT']) {
+      for (const bad of ['0', '-5', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+    }
   });
 });
 
@@ -44,5 +88,25 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).http.trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
     expect(() => loadConfig({ TRUST_PROXY: 'everyone!' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('render limits', () => {
+  it('defaults to 3 active runs, 1e11 pixel-frames a day, a week of retention and a 30 s lease renewed every 5 s', () => {
+    expect(loadConfig({}).render).toMatchObject({
+      maxActivePerAccount: 3, dailyPixelFrames: 100_000_000_000, retentionHours: 168, heartbeatIntervalS: 5, heartbeatTimeoutS: 30,
+    });
+    // The default budget holds dozens of full-HD renders of the longest duration, and the largest render allowed.
+    expect(loadConfig({}).render.dailyPixelFrames / (1920 * 1080 * 1800)).toBeGreaterThan(24);
+    expect(loadConfig({}).render.dailyPixelFrames).toBeGreaterThan(3840 * 3840 * 1800);
+  });
+
+  it('reads them and refuses values that make no sense, naming the variable', () => {
+    const c = loadConfig({ RENDER_MAX_ACTIVE_PER_ACCOUNT: '5', RENDER_DAILY_PIXEL_FRAMES: '1000', RENDER_RETENTION_HOURS: '0', RENDER_HEARTBEAT_INTERVAL_S: '2', RENDER_HEARTBEAT_TIMEOUT_S: '6' });
+    expect(c.render).toMatchObject({ maxActivePerAccount: 5, dailyPixelFrames: 1000, retentionHours: 0, heartbeatIntervalS: 2, heartbeatTimeoutS: 6 });
+    expect(() => loadConfig({ RENDER_MAX_ACTIVE_PER_ACCOUNT: '0' })).toThrow(/RENDER_MAX_ACTIVE_PER_ACCOUNT/);
+    expect(() => loadConfig({ RENDER_DAILY_PIXEL_FRAMES: '-1' })).toThrow(/RENDER_DAILY_PIXEL_FRAMES/);
+    expect(() => loadConfig({ RENDER_RETENTION_HOURS: 'a week' })).toThrow(/RENDER_RETENTION_HOURS/);
+    expect(() => loadConfig({ RENDER_HEARTBEAT_INTERVAL_S: '10', RENDER_HEARTBEAT_TIMEOUT_S: '20' })).toThrow(/RENDER_HEARTBEAT_TIMEOUT_S/);
   });
 });

@@ -64,6 +64,7 @@ const envSchema = z.object({
     }),
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
+  AUTH_TRUST_EMAIL: bool.default(false),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Music Agent Service <no-reply@localhost>'),
@@ -77,6 +78,28 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool.default(true),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
+  // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const origins = v.split(',').map((o) => o.trim()).filter(Boolean);
+      for (const origin of origins) {
+        let exact = false;
+        try {
+          const url = new URL(origin);
+          exact = (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin && !origin.includes('*');
+        } catch {
+          exact = false;
+        }
+        if (!exact) {
+          ctx.addIssue({ code: 'custom', message: `"${origin}" is not an exact origin such as https://app.example.com (no path, no wildcard)` });
+          return z.NEVER;
+        }
+      }
+      return [...new Set(origins)];
+    }),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
@@ -117,10 +140,27 @@ const envSchema = z.object({
   RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
   RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
   FFMPEG_PATH: optionalString,
+  // Render limits (issue 12): per-account admission, retention, worker leases.
+  RENDER_MAX_ACTIVE_PER_ACCOUNT: int(3, 1, 1000),
+  RENDER_DAILY_PIXEL_FRAMES: int(100_000_000_000, 1),
+  RENDER_RETENTION_HOURS: int(168, 0, 10 * 365 * 24),
+  RENDER_HEARTBEAT_INTERVAL_S: int(5, 1, 60),
+  RENDER_HEARTBEAT_TIMEOUT_S: int(30, 3, 3600),
+
+  // Request limits (issue 12): per-credential rate budgets, GraphQL operation cost, websocket caps.
+  RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
+  RESEARCH_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000_000),
+  GRAPHQL_MAX_COST: int(600, 1, 1_000_000_000),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: int(10, 1, 10_000),
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
+  // A lease must survive a missed heartbeat or two, or live workers would lose their renders.
+  if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
+    ctx.addIssue({ code: 'custom', path: ['RENDER_HEARTBEAT_TIMEOUT_S'], message: 'must be at least 3 × RENDER_HEARTBEAT_INTERVAL_S' });
+  }
   if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
   for (const name of ['AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'] as const) {
     if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY is set' });
@@ -158,6 +198,8 @@ export interface Config {
     jwtAlgorithms: string[];
     clockToleranceS: number;
     emailClaim: string;
+    /** The provider only issues verified addresses: a token without email_verified may match by e-mail. */
+    trustEmail: boolean;
     smtpUrl?: string;
     mailFrom: string;
     signupLimitPerIpPerHour: number;
@@ -165,8 +207,27 @@ export interface Config {
   };
   sessions: { defaultModelId: string };
   graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
-  /** maxDepth: deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
-  http: { bodyLimit: string; maxDepth: number; trustProxy: boolean | number | string };
+  http: {
+    bodyLimit: string;
+    /** Deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
+    maxDepth: number;
+    trustProxy: boolean | number | string;
+    /** Browser origins CORS lets in; empty: none. */
+    corsOrigins: string[];
+    /** Bearer token /metrics requires; unset: /metrics is open (keep it off the public network). */
+    metricsToken?: string;
+  };
+  /** Request limits: points per minute per credential, GraphQL cost ceiling, websocket caps (README: Limits). */
+  requestLimits: {
+    /** Points a minute for an account (keys and JWTs alike), or a client IP when unauthenticated. */
+    perMinute: number;
+    /** Points a minute for routes and fields that spend provider quota. */
+    researchPerMinute: number;
+    /** Highest cost one GraphQL operation may have; a costlier one is a 400. */
+    graphqlMaxCost: number;
+    wsMaxSubscriptions: number;
+    wsMaxConnectionsPerAccount: number;
+  };
   /** Federation: the shared secret the router sends in x-router-secret; unset refuses _service/_entities. */
   federation: { routerSecret?: string };
   providers: ProvidersConfig;
@@ -185,6 +246,14 @@ export interface Config {
     pollIntervalMs: number;
     progressIntervalMs: number;
     ffmpegPath?: string;
+    /** Render limits: runs QUEUED or EXECUTING per account, pixel-frames per account in a rolling 24 h. */
+    maxActivePerAccount: number;
+    dailyPixelFrames: number;
+    /** Finished videos are deleted this long after the run finished; 0 keeps them. */
+    retentionHours: number;
+    /** A rendering worker renews its lease this often; a lease older than the timeout is taken over. */
+    heartbeatIntervalS: number;
+    heartbeatTimeoutS: number;
   };
 }
 
@@ -259,6 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       jwtAlgorithms: e.AUTH_JWT_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
       clockToleranceS: e.AUTH_CLOCK_TOLERANCE_S,
       emailClaim: e.AUTH_EMAIL_CLAIM,
+      trustEmail: e.AUTH_TRUST_EMAIL,
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       signupLimitPerIpPerHour: e.SIGNUP_LIMIT_PER_IP_PER_HOUR,
@@ -270,6 +340,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+      corsOrigins: e.CORS_ORIGINS,
+      metricsToken: e.METRICS_TOKEN,
     },
     providers: {
       http: {
@@ -315,6 +387,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
       progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
       ffmpegPath: e.FFMPEG_PATH,
+      maxActivePerAccount: e.RENDER_MAX_ACTIVE_PER_ACCOUNT,
+      dailyPixelFrames: e.RENDER_DAILY_PIXEL_FRAMES,
+      retentionHours: e.RENDER_RETENTION_HOURS,
+      heartbeatIntervalS: e.RENDER_HEARTBEAT_INTERVAL_S,
+      heartbeatTimeoutS: e.RENDER_HEARTBEAT_TIMEOUT_S,
+    },
+
+    requestLimits: {
+      perMinute: e.RATE_LIMIT_PER_MINUTE,
+      researchPerMinute: e.RESEARCH_RATE_LIMIT_PER_MINUTE,
+      graphqlMaxCost: e.GRAPHQL_MAX_COST,
+      wsMaxSubscriptions: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS,
+      wsMaxConnectionsPerAccount: e.GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT,
     },
 
     federation: { routerSecret: e.ROUTER_SECRET },

@@ -7,6 +7,9 @@ import { entities } from './entities';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
+/** Longest wait for a pooled or new PostgreSQL connection. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 export interface OrmSettings {
   url: string;
   poolMax?: number;
@@ -21,6 +24,9 @@ export function ormOptions({ url, poolMax = 10, debug = false }: OrmSettings): O
     extensions: [Migrator, SeedManager],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true, tableName: 'mikro_orm_migrations' },
     pool: { min: 0, max: poolMax },
+    // An unreachable database must fail fast (a 503 the client can retry), not hold requests for
+    // knex's default 60 s; knex marks a pooled connection that errors as disposed, so the pool heals.
+    driverOptions: { acquireConnectionTimeout: CONNECT_TIMEOUT_MS, connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
     forceUtcTimezone: true,
     // References and collections load through MikroORM's own dataloader: one query per batch.
     dataloader: DataloaderType.ALL,

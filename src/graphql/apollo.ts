@@ -5,11 +5,11 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
 import type { AppDeps } from '../deps';
-import { findAppError } from '../common/errors';
-import { toHttpError } from '../http/rest/error-status';
+import { toAppError, toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { depthLimit } from './limits';
 import { variablesDepthPlugin } from './input-guard';
+import { stripSuggestions } from './introspection';
 import { graphiqlPage } from '../http/docs/pages';
 
 /** Apollo's landing page hook, answering browsers with the offline GraphiQL page. */
@@ -72,7 +72,12 @@ export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: S
 }
 
 export function formatGraphQLError(deps: AppDeps, formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const appError = findAppError(unwrapResolverError(error));
+  const result = formatKnownError(deps, formatted, error);
+  return deps.config.graphql.introspection ? result : { ...result, message: stripSuggestions(result.message) };
+}
+
+function formatKnownError(deps: AppDeps, formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const appError = toAppError(unwrapResolverError(error));
   const base = { locations: formatted.locations, path: formatted.path };
   if (appError) {
     const http = toHttpError(appError);

@@ -1,27 +1,72 @@
-import type { GraphQLSchema } from 'graphql';
-import { GraphQLError, parse, validate, specifiedRules } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Server } from 'node:http';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
 import { toHttpError } from '../http/rest/error-status';
 import type { Credentials } from '../auth/authenticate';
 import { createContext } from './context';
+import { formatGraphQLError } from './apollo';
+import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
 import { variablesError } from './input-guard';
+import { chargeOperation, OnRateLimited } from './rate-limit.plugin';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
+/**
+ * Close code past a websocket limit (the reason says which): a connection past
+ * GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT, or one that keeps subscribing past its refusals.
+ * graphql-ws clients may retry it later.
+ */
+export const TOO_MANY_CONNECTIONS = 4029;
 
-type ConnectionExtra = { credentials?: Credentials };
+type ConnectionExtra = {
+  credentials?: Credentials;
+  accountId?: string;
+  socket: WebSocket;
+  /** Ids of the operations this connection runs. */
+  live?: Set<string>;
+  /** Operations refused past the cap in the current minute. */
+  refused?: { since: number; count: number };
+};
+const REFUSAL_WINDOW_MS = 60_000;
+
+export interface WebsocketLimits {
+  /** `Type.field` names of provider-backed fields (src/graphql/cost.ts), charged to the research budget. */
+  providerFields: Set<string>;
+  onLimited?: (budget: string) => void;
+}
 
 /**
  * graphql-ws on /graphql. It bypasses Apollo's plugins and validation rules, so it authenticates
- * in onConnect (credentials in connectionParams) and applies the same limits in onSubscribe.
+ * in onConnect (credentials in connectionParams) and applies the same limits in onSubscribe:
+ * connections per account, live operations per connection, and the per-minute budgets.
  */
-export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server) {
+export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, limits: WebsocketLimits = { providerFields: new Set() }) {
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
-  const rules = [...specifiedRules, depthLimit(deps.config.graphql.maxDepth)];
+  const { introspection } = deps.config.graphql;
+  const rules = websocketRules(introspection, [depthLimit(deps.config.graphql.maxDepth)]);
+  const { wsMaxConnectionsPerAccount, wsMaxSubscriptions } = deps.config.requestLimits;
+  // Open connections per account on this instance.
+  const connections = new Map<string, number>();
+  const onLimited: OnRateLimited = (budget) => limits.onLimited?.(budget);
+  const documents = new DocumentCache((query) => {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: deps.config.graphql.maxTokens });
+    } catch (error) {
+      return { errors: [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+    }
+    const errors = validate(schema, document, rules);
+    return errors.length ? { errors: errors.map((error) => clientValidationError(error, introspection)) } : { document };
+  });
+  // One immutable answer for every refusal past the cap: a burst of thousands allocates nothing.
+  const tooManyOperations = [
+    new GraphQLError(`Too many operations on this connection: at most ${wsMaxSubscriptions} at once; complete one first`, { extensions: { code: 'RATE_LIMITED' } }),
+  ];
+
   const disposable = useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
@@ -29,40 +74,100 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         const params = ctx.connectionParams ?? {};
         const apiKey = stringParam(params['x-api-key'] ?? params.apiKey);
         const authorization = stringParam(params.authorization ?? params.Authorization);
+        let accountId: string;
         try {
           const context = await createContext(deps, { credentials: { apiKey, authorization } });
           if (!context.viewer) return false;
-          (ctx.extra as ConnectionExtra).credentials = { apiKey, authorization };
-          return true;
-        } catch {
+          accountId = context.viewer.accountId;
+        } catch (error) {
+          // The database (or key set) is unavailable: not the client's fault, so not 4403 Forbidden.
+          if (toHttpError(error).status === 503) ctx.extra.socket.close(1013, 'Service unavailable: try again later');
           return false;
         }
-      },
-      onSubscribe: (_ctx, _id, payload) => {
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: deps.config.graphql.maxTokens });
-        } catch (error) {
-          return [new GraphQLError((error as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        // No await between the check and the count: concurrent handshakes cannot both slip in.
+        const open = connections.get(accountId) ?? 0;
+        if (open >= wsMaxConnectionsPerAccount) {
+          limits.onLimited?.('ws_connections');
+          ctx.extra.socket.close(TOO_MANY_CONNECTIONS, `Too many connections: at most ${wsMaxConnectionsPerAccount} per account`);
+          return false;
         }
-        const errors = validate(schema, document, rules);
-        if (errors.length) return errors;
+        connections.set(accountId, open + 1);
+        Object.assign(ctx.extra, { credentials: { apiKey, authorization }, accountId });
+        return true;
+      },
+      onClose: (ctx) => {
+        const accountId = ctx.extra.accountId;
+        if (!accountId) return;
+        ctx.extra.accountId = undefined;
+        const open = (connections.get(accountId) ?? 1) - 1;
+        if (open > 0) connections.set(accountId, open);
+        else connections.delete(accountId);
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        // First and synchronous, so a burst past the cap is refused without parsing, SQL or any await.
+        // Operations this connection runs: graphql-ws drops an id from ctx.subscriptions when it ends
+        // (however it ends), so stale ids are pruned here; the set never holds more than the cap.
+        const live = (ctx.extra.live ??= new Set());
+        for (const id of live) if (!(id in ctx.subscriptions)) live.delete(id);
+        if (live.size >= wsMaxSubscriptions) {
+          const socket = ctx.extra.socket;
+          // Already closing: whatever the client queued is dropped unanswered.
+          if (socket.readyState !== WebSocket.OPEN) return tooManyOperations;
+          limits.onLimited?.('ws_subscriptions');
+          const now = Date.now();
+          const refused = ctx.extra.refused && now - ctx.extra.refused.since < REFUSAL_WINDOW_MS ? ctx.extra.refused : { since: now, count: 0 };
+          refused.count += 1;
+          ctx.extra.refused = refused;
+          // A client that keeps asking past its refusals is flooding: answering each one would cost a
+          // write per message, so the connection ends instead.
+          if (refused.count === wsMaxSubscriptions + 1) {
+            // What the client queued after this is no longer handed to graphql-ws (ws still reads frames
+            // up to the client's close frame); the close goes after the refusals already answered.
+            socket.removeAllListeners('message');
+            setImmediate(() => socket.close(TOO_MANY_CONNECTIONS, `Too many operations refused: at most ${wsMaxSubscriptions} at once per connection`));
+          }
+          return tooManyOperations;
+        }
+        live.add(id);
+        // Let other sockets and requests run between accepted operations of a burst.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const checked = documents.check(payload.query);
+        if ('errors' in checked) return checked.errors;
+        const { document } = checked;
+        // Before anything walks the variables (the cost of a list may read its limit from them).
         const tooDeep = variablesError(payload.variables, deps.config.http.maxDepth);
         if (tooDeep) return [tooDeep];
-        return undefined;
-      },
-      // Credentials are checked again for every subscription: a key revoked mid-connection stops working.
-      context: async (ctx) => {
-        const credentials = (ctx.extra as ConnectionExtra).credentials;
-        const context = credentials ? await createContext(deps, { credentials }) : undefined;
-        if (!context?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
-        return context;
-      },
-      onError: (_ctx, _id, _payload, errors) => {
-        for (const error of errors) {
-          if (toHttpError(error.originalError ?? error).unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
+        const accountId = ctx.extra.accountId;
+        // Credentials are checked again for every operation: a key revoked mid-connection stops
+        // working. A failure (revoked key, database down, budget spent) is an error message with its
+        // code, not a dropped socket.
+        try {
+          await chargeOperation(
+            deps,
+            { viewer: accountId ? { accountId } : null },
+            { schema, document, operationName: payload.operationName, variables: payload.variables ?? undefined },
+            limits.providerFields,
+            onLimited,
+          );
+          const credentials = ctx.extra.credentials;
+          const contextValue = credentials ? await createContext(deps, { credentials }) : undefined;
+          if (!contextValue?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+          // Parsed and validated here: graphql-ws then runs it as is instead of parsing it again.
+          return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+        } catch (error) {
+          const http = toHttpError(error);
+          if (http.unexpected) deps.logger.error({ err: error }, 'websocket operation failed');
+          const retryAfter = http.headers['Retry-After'];
+          return [new GraphQLError(http.body.error, { extensions: { code: http.body.code, ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } })];
         }
       },
+      // Execution errors of an operation get the same masking and codes as over HTTP.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors?.length) return undefined;
+        return { ...result, errors: result.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
+      },
+      // Also what a failing subscription stream sends: masked, with its code (formatGraphQLError logs the unexpected).
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)),
     },
     wss,
   );
@@ -72,6 +177,29 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
       await disposable.dispose();
     },
   };
+}
+
+type Checked = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+const DOCUMENT_CACHE_SIZE = 200;
+
+/** Parsed and validated documents by query text (most recent first out last): a client repeating a query is checked once. */
+class DocumentCache {
+  private readonly entries = new Map<string, Checked>();
+
+  constructor(private readonly compute: (query: string) => Checked) {}
+
+  check(query: string): Checked {
+    const hit = this.entries.get(query);
+    if (hit) {
+      this.entries.delete(query);
+      this.entries.set(query, hit);
+      return hit;
+    }
+    const checked = this.compute(query);
+    this.entries.set(query, checked);
+    if (this.entries.size > DOCUMENT_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    return checked;
+  }
 }
 
 function stringParam(value: unknown): string | undefined {

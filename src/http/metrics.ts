@@ -1,10 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../common/errors';
+import { toHttpError } from './rest/error-status';
+import { sendError } from './rest/rest.router';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Orm } from '../db/orm';
 
 export interface Metrics {
   registry: Registry;
   middleware: (req: Request, res: Response, next: NextFunction) => void;
+  /** Counts one refusal by a rate limit or cap (GraphQL and websockets; REST sets res.locals.rateLimited). */
+  rateLimited(route: string, budget: string): void;
 }
 
 /** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
@@ -39,16 +45,26 @@ export function createMetrics(orm: Orm): Metrics {
     },
   });
 
+  // Rate limits (issue 12): refusals by route and budget (api, research, ws_subscriptions, ws_connections).
+  const rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests and operations refused by a rate limit or cap, by route and budget',
+    labelNames: ['route', 'budget'] as const,
+    registers: [registry],
+  });
+  const rateLimited = (route: string, budget: string) => rateLimitRejections.inc({ route, budget });
+
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
     res.on('finish', () => {
       const route = (res.locals.route as string | undefined) ?? (req.path.startsWith('/api') ? 'unmatched' : req.path);
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       stop({ method: req.method, route });
+      if (res.locals.rateLimited) rateLimited(route, String(res.locals.rateLimited));
     });
     next();
   };
-  return { registry, middleware };
+  return { registry, middleware, rateLimited };
 }
 
 interface TarnPool {
@@ -56,4 +72,20 @@ interface TarnPool {
   numFree(): number;
   numPendingAcquires(): number;
   numPendingCreates(): number;
+}
+
+/**
+ * METRICS_TOKEN, when set, is required as `Authorization: Bearer <token>` on /metrics (401
+ * otherwise). Compared as SHA-256 digests in constant time, so neither content nor length leaks.
+ */
+export function metricsAuth(token: string | undefined) {
+  const expected = token ? createHash('sha256').update(token).digest() : undefined;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!expected) return next();
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const given = createHash('sha256').update(match?.[1] ?? '').digest();
+    if (match && timingSafeEqual(given, expected)) return next();
+    res.set('www-authenticate', 'Bearer realm="metrics"');
+    sendError(res, toHttpError(new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>')));
+  };
 }

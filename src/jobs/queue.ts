@@ -35,7 +35,11 @@ export class RenderQueue {
   ) {}
 
   start(): Promise<PgBoss> {
-    this.starting ??= this.open();
+    // A start that fails (database away) is forgotten, so the next call tries again.
+    this.starting ??= this.open().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    });
     return this.starting;
   }
 
@@ -50,11 +54,17 @@ export class RenderQueue {
     } as PgBoss.ConstructorOptions);
     // Without a listener pg-boss's errors (a lost connection, a failed poll) would crash the process.
     boss.on('error', (error) => this.logger.error({ err: error }, 'render queue error'));
-    await boss.start();
-    await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
-    const policy = this.jobPolicy();
-    await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
-    await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+    try {
+      await boss.start();
+      await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
+      const policy = this.jobPolicy();
+      await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+      await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+    } catch (error) {
+      // Release its pool and timers; a later start builds a fresh one.
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      throw error;
+    }
     this.boss = boss;
     return boss;
   }
@@ -68,16 +78,20 @@ export class RenderQueue {
     };
   }
 
-  /** Enqueues a run's job through `db` (the transaction that creates the run): both or neither. */
-  async enqueue(jobId: string, data: RenderJobData, db: SqlExecutor): Promise<void> {
+  /**
+   * Enqueues a run's job through `db` (the transaction that creates the run): both or neither.
+   * `retryLimit` overrides the configured one (a taken-over run keeps only the retries it has left).
+   */
+  async enqueue(jobId: string, data: RenderJobData, db: SqlExecutor, { retryLimit }: { retryLimit?: number } = {}): Promise<void> {
     const boss = await this.start();
-    await boss.send(RENDER_QUEUE, data, { id: jobId, ...this.jobPolicy(), deadLetter: RENDER_DEAD_LETTER_QUEUE, db } as PgBoss.SendOptions);
+    const policy = { ...this.jobPolicy(), ...(retryLimit === undefined ? {} : { retryLimit }) };
+    await boss.send(RENDER_QUEUE, data, { id: jobId, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE, db } as PgBoss.SendOptions);
   }
 
-  /** Cancels a job that has not finished (created, retry or active). */
-  async cancel(jobId: string): Promise<void> {
+  /** Cancels a job that has not finished (created, retry or active), through `db` when given. */
+  async cancel(jobId: string, db?: SqlExecutor): Promise<void> {
     const boss = await this.start();
-    await boss.cancel(RENDER_QUEUE, jobId);
+    await boss.cancel(RENDER_QUEUE, jobId, db ? ({ db } as PgBoss.ConnectionOptions) : undefined);
   }
 
   /** Starts `concurrency` pollers on the render queue and one on its dead-letter queue. */

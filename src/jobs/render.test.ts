@@ -11,6 +11,8 @@ describe('render building blocks', () => {
       sql: 'select ?::uuid, ?, ? where x \\? y',
       bindings: ['a', null, 'a'],
     });
+    // An array is one PostgreSQL array value, not a knex list.
+    expect(toKnexBindings('select unnest($1::text[])', [['0b9c1f8e-1a4f-4b7c-9a70-5a0b3c7e9d11', 'a"b\\c']]).bindings).toEqual(['{"0b9c1f8e-1a4f-4b7c-9a70-5a0b3c7e9d11","a\\"b\\\\c"}']);
   });
 
   it('signs links that verify until they expire, and refuses tampering', () => {

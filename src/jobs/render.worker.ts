@@ -1,4 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type PgBoss from 'pg-boss';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
@@ -9,6 +12,8 @@ import { findComposition } from './compositions';
 import { AssetWriter } from './compositions/composition';
 import { encode, ffmpegPath } from './encoder';
 import type { RenderJobData, RenderQueue } from './queue';
+import { RenderMaintenance, removeScratches } from './render.maintenance';
+import type { RenderMetrics } from './render.metrics';
 import type { RunEventBus } from './run-events';
 import type { RenderStorage } from './storage';
 
@@ -17,11 +22,13 @@ export interface RenderWorkerDeps {
   queue: RenderQueue;
   events: RunEventBus;
   storage: RenderStorage;
+  metrics: RenderMetrics;
   config: Config['render'];
   logger: Logger;
 }
 
-type StopReason = 'canceled' | 'shutdown' | 'timeout';
+/** `lost`: the run's lease was taken over (this worker was thought dead) or the run left EXECUTING. */
+type StopReason = 'canceled' | 'shutdown' | 'timeout' | 'lost';
 
 class RenderStopped extends Error {
   constructor(readonly reason: StopReason) {
@@ -32,15 +39,33 @@ class RenderStopped extends Error {
 /** A render that can never succeed (its composition or props are gone): failed at once, not retried. */
 class PermanentRenderError extends Error {}
 
+/** How a failed attempt ended, for render_runs_finished_total. */
+function outcomeOf(error: unknown, job: PgBoss.JobWithMetadata<RenderJobData>): string {
+  const reason = error instanceof RenderStopped ? error.reason : undefined;
+  if (reason === 'canceled') return 'CANCELED';
+  if (reason === 'lost') return 'LOST';
+  if (reason === 'shutdown') return 'RELEASED';
+  return error instanceof PermanentRenderError || job.retryCount >= job.retryLimit ? 'FAILED' : 'RETRY';
+}
+
 /**
  * Render workers: take jobs from the queue, render them with ffmpeg, store the file and record
  * each state change on the run. Idempotent: a retried run renders again and replaces its file.
+ *
+ * Each attempt holds a lease (render_leases) renewed every RENDER_HEARTBEAT_INTERVAL_S; every
+ * write of an attempt is fenced by its attempt number, so an attempt whose lease was taken over
+ * (RenderMaintenance) changes nothing, and its file never replaces or removes the new attempt's.
  */
 export class RenderWorker {
   private readonly active = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private stopping = false;
+  private readonly maintenance: RenderMaintenance;
+  /** Names this process in leases (for operators reading render_leases). */
+  private readonly workerName = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
-  constructor(private readonly deps: RenderWorkerDeps) {}
+  constructor(private readonly deps: RenderWorkerDeps) {
+    this.maintenance = new RenderMaintenance(deps);
+  }
 
   async start(concurrency = this.deps.config.workers): Promise<void> {
     await this.deps.queue.work(
@@ -48,12 +73,14 @@ export class RenderWorker {
       (job) => this.track(job.data.runId, (abort) => this.handle(job, abort)),
       (job) => this.giveUp(job),
     );
+    this.maintenance.start();
     this.deps.logger.info({ concurrency }, 'render worker started');
   }
 
   /** Stops taking jobs; waits up to `graceMs` for renders in hand, then releases them to the queue. */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
+    await this.maintenance.stop();
     await this.deps.queue.offWork();
     const all = () => Promise.allSettled([...this.active.values()].map((a) => a.done));
     let timer: NodeJS.Timeout | undefined;
@@ -90,19 +117,27 @@ export class RenderWorker {
     const log = this.deps.logger.child({ runId, jobId: job.id, retryCount: job.retryCount });
     // A job fetched while stopping is handed back untouched (pg-boss retries it elsewhere).
     if (this.stopping) throw new RenderStopped('shutdown');
+    const startedAt = Date.now();
+    // Only the run's current job may claim it: a job replaced at a takeover is stale.
     const claimed = await this.sql<{ payload: RenderPayload; attempts: number }>(
-      `update render_runs set status = 'EXECUTING', started_at = coalesce(started_at, now()), attempts = attempts + 1,
-              progress = 0, error = null, finished_at = null
-        where id = ? and status in ('QUEUED', 'EXECUTING') returning payload, attempts`,
-      [runId],
+      `with claimed as (
+         update render_runs set status = 'EXECUTING', started_at = coalesce(started_at, now()), attempts = attempts + 1,
+                progress = 0, error = null, finished_at = null
+          where id = ? and job_id = ? and status in ('QUEUED', 'EXECUTING') returning id, payload, attempts
+       ), lease as (
+         insert into render_leases (run_id, attempt, worker, heartbeat_at) select id, attempts, ?, now() from claimed
+         on conflict (run_id) do update set attempt = excluded.attempt, worker = excluded.worker, heartbeat_at = excluded.heartbeat_at
+       )
+       select payload, attempts from claimed`,
+      [runId, job.id, this.workerName],
     );
     if (!claimed.length) {
-      log.info('run is no longer waiting (canceled or finished); job dropped');
+      log.info('run is no longer waiting for this job (canceled, finished or taken over); job dropped');
       return;
     }
     const payload = claimed[0].payload;
     const attempt = claimed[0].attempts;
-    // Cancel arrives by NOTIFY; should LISTEN be down, a progress write that finds the run canceled stops it too.
+    // Cancel arrives by NOTIFY; should LISTEN be down, a progress write or heartbeat that finds the run canceled stops it too.
     const off = await this.deps.events
       .subscribe(runId, (event) => {
         if (event !== 'resync' && event.status === 'CANCELED') abort.abort(new RenderStopped('canceled'));
@@ -113,11 +148,13 @@ export class RenderWorker {
       });
     // Stop before pg-boss gives the job up, so two renders of one attempt never overlap for long.
     const timer = setTimeout(() => abort.abort(new RenderStopped('timeout')), Math.max(1, job.expireInSeconds * 1000 - 500));
+    const heartbeat = this.heartbeat(runId, attempt, abort, log);
     const scratch = `${runId}-${attempt}`;
     // Leftovers of earlier attempts (a worker that died mid-render) go: a retry never duplicates files.
-    for (let earlier = 1; earlier < attempt; earlier += 1) await this.deps.storage.removeScratch(`${runId}-${earlier}`).catch(() => undefined);
+    await removeScratches(this.deps.storage, runId, attempt - 1);
     const codec = CODECS[payload.codec];
     const key = `${runId}.${codec.extension}`;
+    let outcome = 'COMPLETED';
     try {
       const composition = findComposition(payload.compositionId);
       if (!composition) throw new PermanentRenderError(`Unknown composition ${payload.compositionId}`);
@@ -127,7 +164,7 @@ export class RenderWorker {
       const spec = { width: payload.width, height: payload.height, fps: payload.fps, durationInFrames: payload.durationInFrames };
       const graph = await composition.build(parsed.data, spec, new AssetWriter(dir));
       const partial = join(dir, `video.${codec.extension}`);
-      log.info({ compositionId: payload.compositionId, codec: payload.codec, ...spec }, 'render started');
+      log.info({ compositionId: payload.compositionId, codec: payload.codec, attempt, ...spec }, 'render started');
       await encode({
         ffmpegPath: ffmpegPath(this.deps.config.ffmpegPath),
         graph,
@@ -135,54 +172,100 @@ export class RenderWorker {
         codec: payload.codec,
         output: partial,
         signal: abort.signal,
-        onFrame: this.progressWriter(runId, payload.durationInFrames, abort),
+        onFrame: this.progressWriter(runId, attempt, payload.durationInFrames, abort),
       });
-      const { bytes } = await this.deps.storage.put(key, partial);
-      const output: StoredOutput = { key, mimeType: codec.mimeType, bytes, ...spec, codec: payload.codec };
-      const done = await this.sql(
-        `update render_runs set status = 'COMPLETED', progress = 1, output = ?::jsonb, finished_at = now()
-          where id = ? and status = 'EXECUTING' returning id`,
-        [JSON.stringify(output), runId],
-      );
-      if (!done.length) await this.deps.storage.delete(key);
-      log.info({ bytes, completed: done.length > 0 }, 'render finished');
+      const stored = await this.complete(runId, attempt, key, partial, (bytes) => ({ key, mimeType: codec.mimeType, bytes, ...spec, codec: payload.codec }));
+      if (!stored) outcome = 'LOST';
+      log.info({ bytes: stored?.bytes, completed: Boolean(stored) }, stored ? 'render finished' : 'render finished, but the run is no longer this attempt\'s: file dropped');
     } catch (error) {
-      await this.afterFailure(job, runId, key, error, log);
+      outcome = outcomeOf(error, job);
+      await this.afterFailure(job, runId, attempt, key, error, log);
     } finally {
       clearTimeout(timer);
+      clearInterval(heartbeat);
       off();
+      await this.sql('delete from render_leases where run_id = ? and attempt = ?', [runId, attempt]).catch(() => undefined);
       await this.deps.storage.removeScratch(scratch).catch(() => undefined);
+      this.deps.metrics.attemptEnded(outcome, payload.codec, (Date.now() - startedAt) / 1000);
     }
   }
 
-  private async afterFailure(job: PgBoss.JobWithMetadata<RenderJobData>, runId: string, key: string, error: unknown, log: Logger): Promise<void> {
+  /**
+   * Moves the finished file in and marks the run COMPLETED, under the run's row lock and only while
+   * the run is still this attempt's: a takeover cannot interleave, and a late attempt stores nothing.
+   * Returns the stored output, or undefined when the run is no longer `attempt`'s.
+   */
+  async complete(runId: string, attempt: number, key: string, partial: string, describe: (bytes: number) => StoredOutput): Promise<StoredOutput | undefined> {
+    return this.deps.orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+      const mine = await sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ? for update`, [runId, attempt]);
+      if (!mine.length) return undefined;
+      const { bytes } = await this.deps.storage.put(key, partial);
+      const output = describe(bytes);
+      await sql(`update render_runs set status = 'COMPLETED', progress = 1, output = ?::jsonb, finished_at = now() where id = ?`, [JSON.stringify(output), runId]);
+      return output;
+    });
+  }
+
+  /** Renews the attempt's lease; when the run is no longer this attempt's, the render stops. */
+  private heartbeat(runId: string, attempt: number, abort: AbortController, log: Logger): NodeJS.Timeout {
+    let beating = false;
+    const timer = setInterval(() => {
+      if (beating || abort.signal.aborted) return;
+      beating = true;
+      this.sql(
+        `update render_leases l set heartbeat_at = now() from render_runs r
+          where l.run_id = ? and l.attempt = ? and r.id = l.run_id and r.status = 'EXECUTING' and r.attempts = l.attempt
+          returning r.id`,
+        [runId, attempt],
+      )
+        .then((rows) => {
+          if (rows.length || abort.signal.aborted) return;
+          log.warn('lease lost (run taken over, canceled or finished elsewhere); stopping this attempt');
+          abort.abort(new RenderStopped('lost'));
+        })
+        // A missed beat is survivable: the lease outlives several intervals.
+        .catch((error) => log.warn({ err: error }, 'heartbeat failed'))
+        .finally(() => {
+          beating = false;
+        });
+    }, this.deps.config.heartbeatIntervalS * 1000);
+    timer.unref();
+    return timer;
+  }
+
+  /** Records why the attempt ended; throws to let pg-boss retry when a retry is due. */
+  private async afterFailure(job: PgBoss.JobWithMetadata<RenderJobData>, runId: string, attempt: number, key: string, error: unknown, log: Logger): Promise<void> {
     const reason = error instanceof RenderStopped ? error.reason : undefined;
     if (reason === 'canceled') {
       await this.deps.storage.delete(key);
       log.info('render canceled; files removed');
       return;
     }
+    // Lost: another attempt owns the run (or it ended); nothing of this one is recorded, its job is already replaced.
+    if (reason === 'lost') return;
     if (reason === 'shutdown') {
       // Released: back to QUEUED; throwing lets pg-boss hand the job to another worker.
-      await this.sql(`update render_runs set status = 'QUEUED', progress = 0 where id = ? and status = 'EXECUTING'`, [runId]);
+      await this.sql(`update render_runs set status = 'QUEUED', progress = 0 where id = ? and status = 'EXECUTING' and attempts = ?`, [runId, attempt]);
       log.warn('render released at shutdown');
       throw error;
     }
     const message = reason === 'timeout' ? `Render did not finish within ${job.expireInSeconds} s` : (error as Error)?.message || 'Render failed';
     const permanent = error instanceof PermanentRenderError;
     if (permanent || job.retryCount >= job.retryLimit) {
-      await this.sql(`update render_runs set status = 'FAILED', error = ?, finished_at = now() where id = ? and status = 'EXECUTING'`, [message, runId]);
+      await this.sql(`update render_runs set status = 'FAILED', error = ?, finished_at = now() where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
       log.error({ err: error }, 'render failed');
       if (permanent) return;
     } else {
-      await this.sql(`update render_runs set status = 'QUEUED', error = ? where id = ? and status = 'EXECUTING'`, [message, runId]);
+      await this.sql(`update render_runs set status = 'QUEUED', error = ? where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
       log.warn({ err: error }, 'render failed; will retry');
     }
     throw error;
   }
 
   /** Writes progress as frames encode, at most once per RENDER_PROGRESS_INTERVAL_MS; a canceled run stops ffmpeg. */
-  private progressWriter(runId: string, frames: number, abort: AbortController) {
+  private progressWriter(runId: string, attempt: number, frames: number, abort: AbortController) {
     let lastWrite = 0;
     let lastValue = 0;
     let writing = false;
@@ -193,9 +276,11 @@ export class RenderWorker {
       writing = true;
       lastWrite = now;
       lastValue = value;
-      this.sql(`update render_runs set progress = ? where id = ? and status = 'EXECUTING' returning id`, [value, runId])
+      this.sql(`update render_runs set progress = ? where id = ? and status = 'EXECUTING' and attempts = ? returning id`, [value, runId, attempt])
         .then((rows) => {
-          if (!rows.length) abort.abort(new RenderStopped('canceled'));
+          if (rows.length || abort.signal.aborted) return;
+          // Canceled (the NOTIFY may be late), or no longer this attempt's: either way this render stops.
+          abort.abort(new RenderStopped('lost'));
         })
         .catch((error) => this.deps.logger.warn({ err: error, runId }, 'progress write failed'))
         .finally(() => {
@@ -206,11 +291,12 @@ export class RenderWorker {
 
   /** A job that used up its retries (e.g. its worker died on the last attempt): the run is FAILED. */
   private async giveUp(job: PgBoss.JobWithMetadata<RenderJobData>): Promise<void> {
-    await this.sql(
+    const failed = await this.sql<{ attempts: number }>(
       `update render_runs set status = 'FAILED', finished_at = now(),
               error = coalesce(error, 'Render gave up after ' || attempts || ' attempts')
-        where id = ? and status in ('QUEUED', 'EXECUTING')`,
+        where id = ? and status in ('QUEUED', 'EXECUTING') returning attempts`,
       [job.data.runId],
     );
+    if (failed.length) await removeScratches(this.deps.storage, job.data.runId, failed[0].attempts);
   }
 }

@@ -16,6 +16,7 @@ export interface RunChange {
   started_at: string | null;
   finished_at: string | null;
   output: Record<string, unknown> | null;
+  output_expired_at?: string | null;
   error: string | null;
 }
 

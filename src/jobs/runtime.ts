@@ -1,17 +1,20 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
-import { RenderQueue } from './queue';
+import { RenderQueue, SqlExecutor } from './queue';
+import { RenderMetrics } from './render.metrics';
 import { RunEventBus } from './run-events';
 import { UrlSigner } from './signed-url';
 import { LocalRenderStorage, RenderStorage } from './storage';
 
-/** The render collaborators one process shares: queue, run events, file storage, link signer. */
+/** The render collaborators one process shares: queue, run events, file storage, link signer, metrics. */
 export interface RenderRuntime {
   queue: RenderQueue;
   events: RunEventBus;
   storage: RenderStorage;
   signer: UrlSigner;
+  metrics: RenderMetrics;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export function createRenderRuntime(config: Config, databaseUrl: string, logger:
     events,
     storage: new LocalRenderStorage(config.render.storageDir),
     signer: new UrlSigner(secret, config.publicUrl, config.render.urlTtlS),
+    metrics: new RenderMetrics(),
     async close() {
       await Promise.allSettled([queue.stop(), events.close()]);
     },
@@ -40,8 +44,24 @@ export function toKnexBindings(text: string, values: unknown[] = []): { sql: str
   const bindings: unknown[] = [];
   const sql = text.replace(/\?/g, '\\?').replace(/\$(\d+)/g, (_match, n: string) => {
     const value = values[Number(n) - 1];
-    bindings.push(value === undefined ? null : value);
+    // knex expands an array binding into a list; pg-boss means a PostgreSQL array (`unnest($2::uuid[])`).
+    bindings.push(value === undefined ? null : Array.isArray(value) ? pgArrayLiteral(value) : value);
     return '?';
   });
   return { sql, bindings };
+}
+
+function pgArrayLiteral(values: unknown[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** pg-boss's SQL run inside `em`'s transaction, so a job is sent or cancelled with the rows written beside it. */
+export function sqlExecutorOf(em: EntityManager): SqlExecutor {
+  return {
+    executeSql: async (text, values) => {
+      const { sql, bindings } = toKnexBindings(text, values);
+      const rows = await em.getConnection().execute<unknown[]>(sql, bindings, 'all', em.getTransactionContext());
+      return { rows };
+    },
+  };
 }

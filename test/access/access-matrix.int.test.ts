@@ -3,6 +3,8 @@ import { createTestApp, TestApp } from '../app';
 import { createAccount } from '../factories';
 import { bearer, JwtIssuer, startJwtIssuer } from '../jwt';
 import { modules } from '../../src/modules';
+import { router } from '../demo';
+import { ownerOf, reaches, READS, rowsOf, scratchOf } from './graphql-reach';
 import { AccessRequest, ACCOUNT_CASES, CaseName, CREDENTIAL_CASES, expectedStatus, loadCases, Situation } from './registry';
 import { buildWorld, World } from './world';
 
@@ -23,7 +25,8 @@ describe('access matrix', () => {
 
   beforeAll(async () => {
     idp = await startJwtIssuer();
-    t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000' } });
+    // Generous limits: the matrix checks who may act, not how often (the limits have their own tests).
+    t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000', RENDER_MAX_ACTIVE_PER_ACCOUNT: '1000' } });
     world = await buildWorld(t);
     const email = world.alice.account.email!;
     const revoked = await createAccount(t.orm);
@@ -42,7 +45,7 @@ describe('access matrix', () => {
       'no exp': bearer(await idp.sign({ email }, { expiresIn: null })),
       'both headers': { ...alice, ...bearer(await idp.sign({ email })) },
       'own account': alice,
-      'own account via JWT': bearer(await idp.sign({ email, sub: 'alice' })),
+      'own account via JWT': bearer(await idp.sign({ email, email_verified: true, sub: 'alice' })),
       'same-org account_id': alice,
       'other-org account_id': alice,
       'admin account_id': world.dave.headers,
@@ -94,6 +97,70 @@ describe('access matrix', () => {
     });
   });
 
+  // Rows named by a natural key (test/access/graphql-reach.ts): GraphQL answers only what the
+  // caller reaches; a row out of reach reads like a missing one.
+  describe.each(Object.entries(READS))('GraphQL %s', (_label, read) => {
+    it.each(allCases)('%s', async (name) => {
+      const s = situationFor(name);
+      const rows = await rowsOf(s, ownerOf(name));
+      const req = read.request(rows);
+      const res = await t.graphql(req.query, req.variables, { ...credentials[name], ...(req.router ? router : {}) });
+      const codes = (res.body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
+      if (name === 'no credentials') {
+        // Each protected field fails alone (HTTP 200): nothing resolves, and no error but UNAUTHENTICATED.
+        const others = codes.filter((c: string) => c !== 'UNAUTHENTICATED');
+        expect({ status: res.status, value: read.pick(res.body.data), others }).toEqual({ status: 200, value: null, others: [] });
+        return;
+      }
+      if (isCredentialCase(name)) {
+        expect(res.status).toBe(401);
+        return;
+      }
+      if (reaches(name)) {
+        expect({ codes, value: read.pick(res.body.data) }).toEqual({ codes: [], value: read.visible(rows) });
+      } else {
+        expect({ codes, value: read.pick(res.body.data) }).toEqual({ codes: read.hiddenCode ? [read.hiddenCode] : [], value: null });
+      }
+    });
+  });
+
+  // Natural-key writes: the caller posts the owner's ISRC into a catalog of its own and the
+  // owner's profile URL onto an artist of its own; the owner's rows read exactly as before, for
+  // every case (the owner itself and the admin included). Runs after the reads above, which
+  // expect the owner's entry to be the only one the caller reaches for that ISRC.
+  describe('natural-key writes change only rows of the caller', () => {
+    it.each(allCases)('%s', async (name) => {
+      const s = situationFor(name);
+      const rows = await rowsOf(s, ownerOf(name));
+      const scratch = await scratchOf(s, name === 'admin account_id' ? world.dave.headers : world.alice.headers);
+      const ownerView = async () => ({
+        songs: (await t.http().get('/api/catalogs/songs').query({ catalog_id: rows.catalogId }).set(rows.ownerHeaders)).body,
+        socials: (await t.http().get(`/api/artists/${rows.artistId}/socials`).set(rows.ownerHeaders)).body,
+      });
+      const before = await ownerView();
+      expect(before.songs.songs).toHaveLength(1);
+      expect(before.socials.socials).toHaveLength(1);
+
+      const song = await t.graphql(
+        'mutation($songs: [CatalogSongInput!]!) { addCatalogSongs(songs: $songs) { songs { isrc name } } }',
+        { songs: [{ catalog_id: scratch.catalogId, isrc: rows.isrc, name: 'OVERWRITTEN', album: 'overwritten', lyrics: 'overwritten' }] },
+        credentials[name],
+      );
+      const social = await t.http().post(`/api/artists/${scratch.artistId}/socials`).set(credentials[name])
+        .send({ profile_url: rows.profileUrl, username: 'overwritten', bio: 'overwritten', avatar: 'https://evil.example.test/a.png', follower_count: 0 });
+      if (isCredentialCase(name)) {
+        expect({ graphql: res401(song), rest: social.status }).toEqual({ graphql: name === 'no credentials' ? 'UNAUTHENTICATED' : 401, rest: 401 });
+      } else {
+        expect({ graphql: song.body.errors, posted: song.body.data?.addCatalogSongs.songs, rest: social.status }).toEqual({
+          graphql: undefined,
+          posted: [{ isrc: rows.isrc, name: 'OVERWRITTEN' }],
+          rest: 200,
+        });
+      }
+      expect(await ownerView()).toEqual(before);
+    });
+  });
+
   function situationFor(name: CaseName): Situation {
     const admin = name === 'admin account_id';
     const accountIds: Partial<Record<CaseName, string>> = {
@@ -120,6 +187,15 @@ describe('access matrix', () => {
     };
   }
 });
+
+function isCredentialCase(name: CaseName): boolean {
+  return (CREDENTIAL_CASES as readonly string[]).includes(name);
+}
+
+/** A refused GraphQL request: its HTTP status (a bad credential), or its error code (none at all). */
+function res401(res: { status: number; body: { errors?: { extensions?: { code?: string } }[] } }): number | string | undefined {
+  return res.status === 401 ? 401 : res.body.errors?.[0]?.extensions?.code;
+}
 
 function codeFor(status: number): string {
   return ({ 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 429: 'RATE_LIMITED' } as Record<number, string>)[status];

@@ -40,6 +40,12 @@
  * and expect `ok`. The world (test/access/world.ts): caller Alice and Bob in organization A, Carol
  * in organization B, Dave in the admin organization; cases act as Alice except "admin account_id"
  * (Dave, sending Carol's id and organization B).
+ *
+ * GraphQL reach (test/access/graphql-reach.ts): rows named by a natural key (song(isrc), the
+ * `_entities` references of Song, Catalog and Artist, root fields by id, and their nested songs
+ * and socials) × the same cases, and natural-key writes (another account's ISRC or profile URL
+ * posted into the caller's own rows) that must leave the owner's rows unchanged. Add a READS
+ * entry there for a new root field or entity reference reached by a key.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -50,8 +50,8 @@ export const TARGETS: FederationTarget[] = [
     fields: 'isrc name',
     caller: as.nora,
     visible: 'GBNWR2400002',
-    // Songs are visible to every authenticated caller: an ISRC nobody stored answers null the same way.
-    hidden: 'ZZZZZ0000000',
+    // Concrete Bloom is only in Kai Rivers Singles (Southside), which Nora cannot reach.
+    hidden: 'DEKAI2400007',
     expected: { isrc: 'GBNWR2400002', name: 'Paper Moons' },
     rootQuery: '{ song(isrc: "GBNWR2400002") { isrc name notes { text } } }',
     rootListPath: ['song'],

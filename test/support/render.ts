@@ -20,6 +20,8 @@ export function renderEnv(extra: Record<string, string> = {}): Record<string, st
     RENDER_POLL_INTERVAL_MS: '500',
     RENDER_PROGRESS_INTERVAL_MS: '0',
     RENDER_RETRY_DELAY_S: '1',
+    // Tests of other render features queue many runs per demo account; the cap has its own tests.
+    RENDER_MAX_ACTIVE_PER_ACCOUNT: '100',
     ...extra,
   };
 }
@@ -37,7 +39,8 @@ export interface RunJson {
   progress: number;
   attempts: number;
   error: string | null;
-  output: { url: string; expiresAt: string; mimeType: string; bytes: number; width: number; height: number; fps: number; durationInFrames: number; codec: string } | null;
+  output: { url: string; expiresAt: string; retainedUntil: string | null; mimeType: string; bytes: number; width: number; height: number; fps: number; durationInFrames: number; codec: string } | null;
+  outputExpiredAt?: string | null;
   [key: string]: unknown;
 }
 
@@ -108,6 +111,9 @@ export function spawnWorker(t: TestApp, env: Record<string, string> = {}): Child
       RENDER_POLL_INTERVAL_MS: String(t.config.render.pollIntervalMs),
       RENDER_PROGRESS_INTERVAL_MS: String(t.config.render.progressIntervalMs),
       RENDER_MAINTENANCE_INTERVAL_S: String(t.config.render.maintenanceIntervalS),
+      RENDER_HEARTBEAT_INTERVAL_S: String(t.config.render.heartbeatIntervalS),
+      RENDER_HEARTBEAT_TIMEOUT_S: String(t.config.render.heartbeatTimeoutS),
+      RENDER_JOB_EXPIRE_S: String(t.config.render.jobExpireS),
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

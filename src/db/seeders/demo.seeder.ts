@@ -72,9 +72,9 @@ export async function seedDemo(orm: Orm, config: Config): Promise<boolean> {
       { n: 26, artist: DEMO.kai, url: 'https://youtube.com/@kairivers', username: 'kairivers', followers: 88000, following: 0, region: 'DE', bio: 'Live sets every Friday.' },
     ];
     await insert('socials', socials.map((s) => ({
-      id: link(s.n), profile_url: s.url, username: s.username, avatar: `https://images.example.com/${s.username}.png`, bio: s.bio,
+      id: link(s.n), account_id: s.artist, profile_url: s.url, username: s.username, avatar: `https://images.example.com/${s.username}.png`, bio: s.bio,
       follower_count: s.followers, following_count: s.following, region: s.region, created_at: now, updated_at: now,
-    })), '("profile_url")');
+    })), '("account_id", "profile_url")');
     await insert('account_socials', socials.map((s, i) => ({
       id: link(31 + i), account_id: s.artist, social_id: link(s.n), created_at: stamp(60 - i), updated_at: now,
     })));
@@ -100,13 +100,22 @@ export async function seedDemo(orm: Orm, config: Config): Promise<boolean> {
       { isrc: 'DEKAI2400006', name: 'Spree Nights', album: null, artists: [DEMO.kai], catalogs: [DEMO.catalogKai, DEMO.catalogShared] },
       { isrc: 'DEKAI2400007', name: 'Concrete Bloom', album: null, artists: [DEMO.kai], catalogs: [DEMO.catalogKai] },
     ];
-    await insert('songs', songs.map((s) => ({
-      isrc: s.isrc, name: s.name, album: s.album, lyrics: `${s.name}\n(demo lyrics)`, created_at: now, updated_at: now,
-    })));
+    // Each catalog holding an ISRC has its own entry (values and credits); here they start alike.
     let n = 100;
     for (const s of songs) {
-      await insert('song_artists', s.artists.map((a) => ({ id: link(n++), song_isrc: s.isrc, artist_id: a, created_at: now, updated_at: now })));
-      await insert('catalog_songs', s.catalogs.map((c) => ({ id: link(n++), catalog_id: c, song_isrc: s.isrc, created_at: now, updated_at: now })));
+      for (const c of s.catalogs) {
+        await insert('catalog_songs', [{
+          id: link(n++), catalog_id: c, isrc: s.isrc, name: s.name, album: s.album, lyrics: `${s.name}\n(demo lyrics)`, created_at: now, updated_at: now,
+        }]);
+        // The entry is found by (catalog, ISRC): a database seeded before the ownership migration has other entry ids.
+        for (const a of s.artists) {
+          await tx.execute(
+            `insert into catalog_song_artists (id, catalog_song_id, artist_id, created_at, updated_at)
+             select ?, cs.id, ?, ?, ? from catalog_songs cs where cs.catalog_id = ? and cs.isrc = ? on conflict do nothing`,
+            [link(n++), a, now, now, c, s.isrc],
+          );
+        }
+      }
     }
 
     await insert('agent_templates', [

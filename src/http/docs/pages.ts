@@ -1,8 +1,9 @@
 /**
  * HTML of the two in-browser pages. Scripts are files served by this service (no inline script),
- * so the pages run under a strict Content-Security-Policy.
+ * so the pages run under a strict Content-Security-Policy (inline styles only: both UIs set them).
  */
-export const DOCS_CSP = "default-src 'self'; img-src 'self' data:; font-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; worker-src 'self' blob:";
+export const DOCS_CSP =
+  "default-src 'self'; img-src 'self' data:; font-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 export function swaggerPage(): string {
   return `<!doctype html>

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { AppError, ErrorCode, findAppError } from '../../common/errors';
+import { databaseUnavailable } from '../../db/unavailable';
 
 /** The only table mapping error codes to HTTP statuses (decisions §1). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -36,7 +37,7 @@ export interface HttpError {
  * not ours are masked: their message may hold SQL or internals.
  */
 export function toHttpError(error: unknown): HttpError {
-  const appError = findAppError(error);
+  const appError = toAppError(error);
   if (appError) return fromAppError(appError);
   if (error instanceof GraphQLError && !error.originalError) {
     // Raised by graphql-js while coercing variables: the client sent a value of the wrong type.
@@ -48,6 +49,11 @@ export function toHttpError(error: unknown): HttpError {
     headers: {},
     unexpected: true,
   };
+}
+
+/** Our AppError behind an error, or the one an unreachable database maps to (the one place that mapping happens). */
+export function toAppError(error: unknown): AppError | undefined {
+  return findAppError(error) ?? databaseUnavailable(error);
 }
 
 export function fromAppError(error: AppError): HttpError {

@@ -44,7 +44,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Absent, or not visible to the caller',
   409: 'Uniqueness clash',
   415: 'The request has a body that is not `application/json` (UTF-8)',
-  429: 'Too many requests; retry after `Retry-After` seconds',
+  429: 'Rate limit exceeded (RATE_LIMITED: the per-minute budget of the account, or of the client address without credentials); retry after `Retry-After` seconds',
   500: 'Unexpected error (the message is masked; the request id is in x-request-id)',
   502: 'An upstream provider answered with an error',
   503: 'Provider not configured, circuit open, or database unavailable; retry after `Retry-After` seconds',
@@ -200,14 +200,14 @@ function operationFor(
 }
 
 /**
- * The error statuses a route can answer: 400 when it takes input, 415 when it reads a body, 401 and (with input) 403 when it
- * needs credentials, 404 with path parameters or id arguments, 500 and 503 always, plus what the
- * route declares in `errors`.
+ * The error statuses a route can answer: 400 when it takes input, 415 when it reads a body, 401 and
+ * (with input) 403 when it needs credentials, 404 with path parameters or id arguments, 429 (every
+ * route is rate limited), 500 and 503 always, plus what the route declares in `errors`.
  */
 const ID_ARG = /(^id$|_id$|[a-z]Id$)/;
 
 export function errorStatuses(route: RestRoute, args: readonly GraphQLArgument[]): number[] {
-  const statuses = new Set<number>([500, 503]);
+  const statuses = new Set<number>([429, 500, 503]);
   if (args.length) statuses.add(400);
   if (route.method !== 'GET') statuses.add(415);
   if (!route.public) {

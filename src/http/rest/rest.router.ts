@@ -9,6 +9,8 @@ import { checkRestInput, operationField } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import type { RestRoute } from './route';
+import { rateSubject } from '../../auth/rate-limit';
+import { chargeRequest } from '../rate-limit';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -79,16 +81,27 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const field = operationField(schema, route.operation);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const readsBody = route.method !== 'GET';
+    // Routes that spend provider quota charge the research budget instead of the general one.
+    const budget = field.extensions?.providerCall === true ? 'research' : 'api';
     const authenticate = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       res.locals.route = `/api${route.path}`;
       try {
-        req.ctx = await createContext(deps, {
-          credentials: route.public ? {} : { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
-          requestId: String(req.id ?? ''),
-          clientIp: req.ip,
-          log: (req as unknown as { log?: AppDeps['logger'] }).log,
-        });
-        if (!route.public && !req.ctx.viewer) {
+        let refused: unknown;
+        try {
+          req.ctx = await createContext(deps, {
+            credentials: route.public ? {} : { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
+            requestId: String(req.id ?? ''),
+            clientIp: req.ip,
+            log: (req as unknown as { log?: AppDeps['logger'] }).log,
+          });
+        } catch (error) {
+          refused = error;
+        }
+        // An account spends its own budget; without one (public route, failed credentials) the client address does.
+        const viewer = refused ? null : req.ctx!.viewer;
+        await chargeRequest(deps.rateLimiter, res, { budget: viewer ? budget : 'api', subject: rateSubject(viewer, req.ip), points: 1 });
+        if (refused) throw refused;
+        if (!route.public && !req.ctx!.viewer) {
           throw new AppError('UNAUTHENTICATED', 'Missing credentials: send x-api-key or Authorization: Bearer');
         }
         next();
@@ -126,9 +139,15 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     else router[method](route.path, authenticate, run);
   }
 
-  router.use((req: Request, res: ExpressResponse) => {
+  router.use(async (req: Request, res: ExpressResponse, next: NextFunction) => {
     res.locals.route = 'unmatched';
-    sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
+    try {
+      // Probing for routes spends the client address's budget like any unauthenticated request.
+      await chargeRequest(deps.rateLimiter, res, { budget: 'api', subject: rateSubject(null, req.ip), points: 1 });
+      sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
+    } catch (error) {
+      next(error);
+    }
   });
 
   const routePaths = routes.map((r) => r.path);

@@ -23,10 +23,6 @@ export class Account extends BaseEntity {
 
   @Property({ type: 'text', nullable: true })
   image: string | null = null;
-
-  /** Subject of the identity provider token that first created this account, if any. */
-  @Property({ type: 'text', nullable: true, unique: 'accounts_external_subject_unique' })
-  externalSubject: string | null = null;
 }
 
 /** An account (member) belongs to an organization account. */
@@ -39,4 +35,23 @@ export class Membership extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   @Index({ name: 'memberships_member_idx' })
   member!: Account;
+}
+
+/**
+ * A pending invitation of an account to an organization: it grants no reach (access rules read
+ * memberships only) until the invited account accepts it, which turns it into a membership.
+ */
+@Entity({ tableName: 'organization_invitations' })
+@Unique({ name: 'organization_invitations_org_account_unique', properties: ['organization', 'account'] })
+export class OrganizationInvitation extends BaseEntity {
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  organization!: Account;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @Index({ name: 'organization_invitations_account_idx' })
+  account!: Account;
+
+  /** Who invited; kept null when that account is deleted so the invitation survives it. */
+  @ManyToOne(() => Account, { deleteRule: 'set null', nullable: true })
+  invitedBy!: Account | null;
 }

@@ -7,7 +7,7 @@ import { MeResult, OrganizationMembersResult, OrganizationResult, OrganizationsR
 @Resolver()
 export class AccountResolver {
   @Authorized()
-  @Query(() => MeResult, { description: 'The authenticated account and its organizations' })
+  @Query(() => MeResult, { description: 'The authenticated account, its organizations and pending invitations' })
   async me(@Ctx() ctx: Context): Promise<MeResult> {
     return { status: SuccessStatus.success, account: await new AccountService(ctx).me() };
   }
@@ -26,7 +26,8 @@ export class AccountResolver {
 
   @Authorized()
   @Mutation(() => OrganizationMembersResult, {
-    description: 'Adds an account to an organization (idempotent); only its members (or admins) may',
+    description:
+      'Adds an account to an organization (idempotent); only its members (or admins) may. Invites it unless the caller is an admin or it is an artist on the organization roster; an invited account adding itself accepts',
   })
   async addOrganizationMember(
     @Ctx() ctx: Context,
@@ -37,7 +38,9 @@ export class AccountResolver {
   }
 
   @Authorized()
-  @Mutation(() => OrganizationMembersResult, { description: 'Removes a member from an organization; only its members (or admins) may' })
+  @Mutation(() => OrganizationMembersResult, {
+    description: 'Removes a member or revokes an invitation; only its members (or admins) may, and an invited account may decline its own',
+  })
   async removeOrganizationMember(
     @Ctx() ctx: Context,
     @Arg('id', () => ID) id: string,

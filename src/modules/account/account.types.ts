@@ -13,6 +13,15 @@ export class OrganizationRef {
   name!: string;
 }
 
+@ObjectType('AccountInvitation', { description: 'A pending invitation of the authenticated account to an organization' })
+export class AccountInvitation {
+  @Field(() => OrganizationRef)
+  organization!: OrganizationRef;
+
+  @Field()
+  invited_at!: Date;
+}
+
 @ObjectType('AccountProfile', { description: 'The authenticated account' })
 export class AccountProfile {
   @Field(() => ID)
@@ -29,6 +38,11 @@ export class AccountProfile {
 
   @Field(() => [OrganizationRef])
   organizations!: OrganizationRef[];
+
+  @Field(() => [AccountInvitation], {
+    description: 'Pending invitations, oldest first: accept with POST /api/organizations/{id}/members {account_id: own id}, decline with DELETE',
+  })
+  invitations!: AccountInvitation[];
 }
 
 @ObjectType({ description: 'Answer of GET /api/accounts/me' })
@@ -83,6 +97,21 @@ export class OrganizationMember {
   kind!: AccountKind;
 }
 
+@ObjectType('OrganizationInvitee', { description: 'An account invited to an organization that has not accepted yet (not a member)' })
+export class OrganizationInvitee {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => AccountKind)
+  kind!: AccountKind;
+
+  @Field()
+  invited_at!: Date;
+}
+
 @ObjectType({ description: 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}' })
 export class OrganizationMembersResult {
   @Field(() => SuccessStatus)
@@ -93,4 +122,7 @@ export class OrganizationMembersResult {
 
   @Field(() => [OrganizationMember], { description: 'Every member after the change, by name' })
   members!: OrganizationMember[];
+
+  @Field(() => [OrganizationInvitee], { description: 'Pending invitations after the change, by name' })
+  invitations!: OrganizationInvitee[];
 }

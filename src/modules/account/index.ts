@@ -1,12 +1,12 @@
 import type { AppModule } from '../module';
-import { Account, Membership } from './account.entity';
+import { Account, Membership, OrganizationInvitation } from './account.entity';
 import { AccountResolver } from './account.resolver';
 import { accountRoutes } from './account.routes';
 import { AccountService } from './account.service';
 
 export const accountModule: AppModule = {
   name: 'account',
-  entities: [Account, Membership],
+  entities: [Account, Membership, OrganizationInvitation],
   resolvers: [AccountResolver],
   routes: accountRoutes,
   references: {

@@ -14,10 +14,14 @@ export class RosterEntry extends BaseEntity {
   artist!: Account;
 }
 
-/** A social-platform profile, unique by its URL. */
+/** A social-platform profile of one artist account, unique per artist and URL. */
 @Entity({ tableName: 'socials' })
+@Unique({ name: 'socials_account_profile_url_unique', properties: ['account', 'profileUrl'] })
 export class Social extends BaseEntity {
-  @Property({ type: 'text', unique: 'socials_profile_url_unique' })
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @Property({ type: 'text' })
   profileUrl!: string;
 
   @Property({ type: 'text' })
@@ -42,12 +46,12 @@ export class Social extends BaseEntity {
 /** Links an (artist) account to a social profile; its id is the `id` of a social in the API. */
 @Entity({ tableName: 'account_socials' })
 @Unique({ name: 'account_socials_account_social_unique', properties: ['account', 'social'] })
+@Unique({ name: 'account_socials_social_unique', properties: ['social'] })
 @Index({ name: 'account_socials_account_created_idx', properties: ['account', 'createdAt', 'id'] })
 export class AccountSocial extends BaseEntity {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
 
   @ManyToOne(() => Social, { deleteRule: 'cascade' })
-  @Index({ name: 'account_socials_social_idx' })
   social!: Social;
 }

@@ -111,7 +111,10 @@ export class ArtistService {
     });
   }
 
-  /** POST /api/artists/{id}/socials: upserts the profile by URL and links it to the artist. */
+  /**
+   * POST /api/artists/{id}/socials: upserts the artist's own profile with that URL (decisions §3);
+   * another artist's profile with the same URL is a different row and is never touched.
+   */
   async upsertSocial(args: Args): Promise<SocialProfile> {
     requireViewer(this.ctx.viewer);
     const input = validate(upsertSocialInput, withoutNulls(args));
@@ -119,9 +122,9 @@ export class ArtistService {
     return this.ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
       const [social] = await em.execute<{ id: string }[]>(
-        `insert into socials (id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
-         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, now(), now())
-         on conflict (profile_url) do update set
+        `insert into socials (id, account_id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now(), now())
+         on conflict (account_id, profile_url) do update set
            username = excluded.username,
            avatar = coalesce(excluded.avatar, socials.avatar),
            bio = coalesce(excluded.bio, socials.bio),
@@ -131,6 +134,7 @@ export class ArtistService {
            updated_at = now()
          returning id`,
         [
+          input.id,
           input.profile_url,
           input.username,
           input.avatar ?? null,

@@ -2,12 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../auth/api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../../auth/api-keys';
 import { requireViewer } from '../../auth/access';
-import { notFound } from '../../common/errors';
+import { AppError, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Account } from '../account/account.entity';
 import { createApiKeyInput, revokeApiKeyInput } from './auth.inputs';
 import { ApiKeyInfo, NewApiKey } from './auth.types';
+
+/** Active (unrevoked) keys one account may hold at once. */
+export const MAX_ACTIVE_KEYS = 25;
 
 const toInfo = (key: ApiKey): ApiKeyInfo => ({
   id: key.id,
@@ -39,9 +42,17 @@ export class ApiKeyService {
   async create(name: string): Promise<{ key: NewApiKey; raw: string }> {
     const viewer = requireViewer(this.ctx.viewer);
     const input = validate(createApiKeyInput, { name });
-    const { key, raw } = issueApiKey(this.ctx.em, this.ctx.deps.config.auth.apiKeyPrefix, viewer.accountId, input.name);
-    await this.ctx.em.flush();
-    return { key: { id: key.id, name: key.name, created_at: key.createdAt }, raw };
+    return this.ctx.em.transactional(async (em) => {
+      // Serializes key creation per account, so a burst cannot slip past the count.
+      await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`api-keys:${viewer.accountId}`]);
+      const active = await em.count(ApiKey, { account: viewer.accountId, revokedAt: null });
+      if (active >= MAX_ACTIVE_KEYS) {
+        throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active API keys; revoke one (DELETE /api/keys/{id}) first`);
+      }
+      const { key, raw } = issueApiKey(em, this.ctx.deps.config.auth.apiKeyPrefix, viewer.accountId, input.name);
+      await em.flush();
+      return { key: { id: key.id, name: key.name, created_at: key.createdAt }, raw };
+    });
   }
 
   /** Revokes one of the caller's keys; effective on the next request. Revoking twice changes nothing. */

@@ -107,6 +107,29 @@ describe('personal API keys (/api/keys)', () => {
     expect(await lastUsed()).toBeGreaterThan(Date.now() - 10_000);
   });
 
+  it('caps active keys at 25 per account: one more is a 409 saying so, even when created all at once', async () => {
+    const owner = await createAccount(t.orm); // one key already
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => t.http().post('/api/keys').set(owner.headers).send({ name: `burst ${i}` })));
+    expect(burst.filter((r) => r.status === 200).length).toBe(24);
+    const refused = burst.filter((r) => r.status !== 200);
+    expect(refused.length).toBe(16);
+    for (const r of refused) {
+      expect(r.status).toBe(409);
+      expect(r.body).toEqual({ status: 'error', code: 'CONFLICT', error: expect.stringMatching(/at most 25 active API keys/) });
+    }
+    const active = async () =>
+      (await t.orm.em.getConnection().execute('select count(*)::int as n from api_keys where account_id = ? and revoked_at is null', [owner.account.id]))[0].n as number;
+    expect(await active()).toBe(25);
+
+    // A revoked key frees its place; GraphQL answers the same CONFLICT.
+    const one = burst.find((r) => r.status === 200)!;
+    expect((await t.http().delete(`/api/keys/${one.body.key.id}`).set(owner.headers)).status).toBe(200);
+    expect((await t.http().post('/api/keys').set(owner.headers).send({ name: 'after revoke' })).status).toBe(200);
+    const again = await t.graphql(CreateApiKeyDocument, { name: 'one too many' }, owner.headers);
+    expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(await active()).toBe(25);
+  });
+
   it('is the same on GraphQL', async () => {
     const owner = await createAccount(t.orm);
     const created = await t.graphql(CreateApiKeyDocument, { name: 'from graphql' }, owner.headers);

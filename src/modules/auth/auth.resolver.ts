@@ -31,7 +31,7 @@ export class AuthResolver {
   }
 
   @Authorized()
-  @Mutation(() => CreateApiKeyResult, { description: 'Creates a personal API key for the caller; the secret is in api_key, shown once' })
+  @Mutation(() => CreateApiKeyResult, { description: 'Creates a personal API key for the caller; the secret is in api_key, shown once. At most 25 active keys per account (CONFLICT past it)' })
   async createApiKey(@Ctx() ctx: Context, @Arg('name', () => String) name: string): Promise<CreateApiKeyResult> {
     const { key, raw } = await new ApiKeyService(ctx).create(name);
     return { status: SuccessStatus.success, key, api_key: raw };

@@ -1,3 +1,4 @@
+import { AccountIdentity } from '../../auth/account-identity.entity';
 import { ApiKey } from '../../auth/api-key.entity';
 import type { AppModule } from '../module';
 import { AuthResolver } from './auth.resolver';
@@ -6,7 +7,7 @@ import { SignupAttempt, VerificationCode } from './onboarding.entity';
 
 export const authModule: AppModule = {
   name: 'auth',
-  entities: [ApiKey, VerificationCode, SignupAttempt],
+  entities: [ApiKey, AccountIdentity, VerificationCode, SignupAttempt],
   resolvers: [AuthResolver],
   routes: authRoutes,
 };

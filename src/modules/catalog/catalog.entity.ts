@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
 import { Account } from '../account/account.entity';
 
@@ -20,12 +20,18 @@ export class AccountCatalog extends BaseEntity {
   catalog!: Catalog;
 }
 
-/** A recording, identified by its ISRC (12 characters, upper case, no dashes). */
-@Entity({ tableName: 'songs' })
-export class Song {
-  [OptionalProps]?: 'createdAt' | 'updatedAt';
+/**
+ * A song in a catalog: the catalog's own values for an ISRC (12 characters, upper case, no
+ * dashes). Another catalog holding the same ISRC has an entry of its own.
+ */
+@Entity({ tableName: 'catalog_songs' })
+@Unique({ name: 'catalog_songs_catalog_isrc_unique', properties: ['catalog', 'isrc'] })
+export class CatalogSong extends BaseEntity {
+  @ManyToOne(() => Catalog, { deleteRule: 'cascade' })
+  catalog!: Catalog;
 
-  @PrimaryKey({ type: 'text' })
+  @Property({ type: 'text' })
+  @Index({ name: 'catalog_songs_isrc_idx' })
   isrc!: string;
 
   @Property({ type: 'text' })
@@ -36,34 +42,16 @@ export class Song {
 
   @Property({ type: 'text', nullable: true })
   lyrics: string | null = null;
-
-  @Property({ type: 'Date', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'Date', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }
 
-/** Credits an artist account on a song. */
-@Entity({ tableName: 'song_artists' })
-@Unique({ name: 'song_artists_song_artist_unique', properties: ['song', 'artist'] })
-export class SongArtist extends BaseEntity {
-  @ManyToOne(() => Song, { deleteRule: 'cascade' })
-  song!: Song;
+/** Credits an artist account on one catalog entry. */
+@Entity({ tableName: 'catalog_song_artists' })
+@Unique({ name: 'catalog_song_artists_entry_artist_unique', properties: ['catalogSong', 'artist'] })
+export class CatalogSongArtist extends BaseEntity {
+  @ManyToOne(() => CatalogSong, { deleteRule: 'cascade' })
+  catalogSong!: CatalogSong;
 
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
-  @Index({ name: 'song_artists_artist_idx' })
+  @Index({ name: 'catalog_song_artists_artist_idx' })
   artist!: Account;
-}
-
-/** A song in a catalog. */
-@Entity({ tableName: 'catalog_songs' })
-@Unique({ name: 'catalog_songs_catalog_song_unique', properties: ['catalog', 'song'] })
-export class CatalogSong extends BaseEntity {
-  @ManyToOne(() => Catalog, { deleteRule: 'cascade' })
-  catalog!: Catalog;
-
-  @ManyToOne(() => Song, { deleteRule: 'cascade' })
-  @Index({ name: 'catalog_songs_song_idx' })
-  song!: Song;
 }

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import { requireViewer } from '../../auth/access';
 import { pgArray } from '../../db/sql';
+import type { Context } from '../../graphql/context';
 import { query } from '../artist/artist.sql';
 import { batchPages, Page, PageKey, pageKeyOf } from '../artist/artist.pages';
 import type { CatalogAccount, CatalogRecord, Song, SongCredit } from './catalog.types';
@@ -11,7 +13,10 @@ export interface CatalogSongRow extends Song {
 
 export type SongsPageKey = PageKey & { filter: string | null };
 
-const SONG_COLUMNS = 's.isrc, s.name, s.album, s.lyrics, s.updated_at';
+/** A catalog entry as a Song: the entry's own values, and its id for its credits. */
+const SONG_COLUMNS = 'cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at';
+/** Of several entries for one ISRC, the most recently updated answers (then the lowest catalog id). */
+const LATEST_ENTRY = 'cs.updated_at desc, cs.catalog_id';
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
@@ -29,66 +34,37 @@ export function createCatalogLoaders(em: EntityManager) {
     catalogSongsPage: new DataLoader<SongsPageKey, Page<CatalogSongRow>, string>(
       (keys) =>
         batchPages(keys, async (ids, offset, limit, filter) => {
-          const rows = await sql<CatalogSongRow & { owner: string; total: string }>(
+          const rows = await sql<CatalogSongRow & { owner: string; total: string; rn: string }>(
             `with f as (
-               select cs.catalog_id, cs.song_isrc,
-                      row_number() over (partition by cs.catalog_id order by cs.song_isrc) as rn,
+               select cs.catalog_id, ${SONG_COLUMNS},
+                      row_number() over (partition by cs.catalog_id order by cs.isrc) as rn,
                       count(*) over (partition by cs.catalog_id) as total
                  from catalog_songs cs
                 where cs.catalog_id = any(?::uuid[])
-                  ${filter === null ? '' : `and cs.song_isrc in (select sa.song_isrc from song_artists sa join accounts a on a.id = sa.artist_id
-                                                                 where a.kind = 'artist' and lower(a.name) = ?)`})
-             select t.catalog_id as owner, t.total, t.catalog_id, ${SONG_COLUMNS}
+                  ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+                                                          where a.kind = 'artist' and lower(a.name) = ?)`})
+             select t.catalog_id as owner, t.total, p.catalog_id, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
                from (select distinct catalog_id, total from f) t
                left join f p on p.catalog_id = t.catalog_id and p.rn > ? and p.rn <= ?
-               left join songs s on s.isrc = p.song_isrc
               order by t.catalog_id, p.rn`,
             filter === null ? [pgArray(ids), offset, offset + limit] : [pgArray(ids), filter, offset, offset + limit],
           );
-          return rows.map(({ owner, total, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+          return rows.map(({ owner, total, rn: _rn, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
         }),
       { cacheKeyFn: pageKeyOf },
     ),
 
-    /** A page of the songs crediting an artist, by ISRC; batched over artists. */
-    artistSongsPage: new DataLoader<PageKey, Page<Song>, string>(
-      (keys) =>
-        batchPages(keys, async (ids, offset, limit) => {
-          const rows = await sql<Song & { owner: string; total: string }>(
-            `with f as (
-               select sa.artist_id, sa.song_isrc,
-                      row_number() over (partition by sa.artist_id order by sa.song_isrc) as rn,
-                      count(*) over (partition by sa.artist_id) as total
-                 from song_artists sa where sa.artist_id = any(?::uuid[]))
-             select t.artist_id as owner, t.total, ${SONG_COLUMNS}
-               from (select distinct artist_id, total from f) t
-               left join f p on p.artist_id = t.artist_id and p.rn > ? and p.rn <= ?
-               left join songs s on s.isrc = p.song_isrc
-              order by t.artist_id, p.rn`,
-            [pgArray(ids), offset, offset + limit],
-          );
-          return rows.map(({ owner, total, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
-        }),
-      { cacheKeyFn: pageKeyOf },
-    ),
-
-    /** Artists credited on each song, in credit order, with the credit time in epoch seconds. */
-    creditsByIsrc: new DataLoader<string, SongCredit[]>(async (isrcs) => {
-      const rows = await sql<SongCredit & { song_isrc: string }>(
-        `select sa.song_isrc, a.id, a.name, floor(extract(epoch from sa.created_at))::int as timestamp
-           from song_artists sa join accounts a on a.id = sa.artist_id
-          where sa.song_isrc = any(?::text[])
-          order by sa.song_isrc, sa.created_at, a.name, a.id`,
-        [pgArray(isrcs)],
+    /** Artists credited on each catalog entry, in credit order, with the credit time in epoch seconds. */
+    creditsByEntry: new DataLoader<string, SongCredit[]>(async (entryIds) => {
+      const rows = await sql<SongCredit & { entry_id: string }>(
+        `select csa.catalog_song_id as entry_id, a.id, a.name, floor(extract(epoch from csa.created_at))::int as timestamp
+           from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+          where csa.catalog_song_id = any(?::uuid[])
+          order by csa.catalog_song_id, csa.created_at, a.name, a.id`,
+        [pgArray(entryIds)],
       );
-      const bySong = groupBy(rows, (r) => r.song_isrc);
-      return isrcs.map((isrc) => (bySong.get(isrc) ?? []).map(({ id, name, timestamp }) => ({ id, name, timestamp })));
-    }),
-
-    songByIsrc: new DataLoader<string, Song | null>(async (isrcs) => {
-      const rows = await sql<Song>(`select ${SONG_COLUMNS} from songs s where s.isrc = any(?::text[])`, [pgArray(isrcs)]);
-      const byIsrc = new Map(rows.map((r) => [r.isrc, r]));
-      return isrcs.map((isrc) => byIsrc.get(isrc) ?? null);
+      const byEntry = groupBy(rows, (r) => r.entry_id);
+      return entryIds.map((id) => (byEntry.get(id) ?? []).map(({ id, name, timestamp }) => ({ id, name, timestamp })));
     }),
 
     /** Catalogs linked to each account, by name. */
@@ -103,13 +79,13 @@ export function createCatalogLoaders(em: EntityManager) {
       return accountIds.map((id) => (byAccount.get(id) ?? []).map(({ account_id: _a, ...catalog }) => catalog));
     }),
 
-    /** Ids of the catalogs an artist is on: linked to the artist account, or holding a song crediting it. */
+    /** Ids of the catalogs an artist is on: linked to the artist account, or holding an entry crediting it. */
     catalogIdsByArtist: new DataLoader<string, string[]>(async (artistIds) => {
       const rows = await sql<{ artist_id: string; catalog_id: string }>(
         `select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
          union
-         select sa.artist_id, cs.catalog_id from song_artists sa join catalog_songs cs on cs.song_isrc = sa.song_isrc
-          where sa.artist_id = any(?::uuid[])`,
+         select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+          where csa.artist_id = any(?::uuid[])`,
         [pgArray(artistIds), pgArray(artistIds)],
       );
       const byArtist = groupBy(rows, (r) => r.artist_id);
@@ -128,14 +104,73 @@ export function createCatalogLoaders(em: EntityManager) {
       return catalogIds.map((id) => (byCatalog.get(id) ?? []).map(({ catalog_id: _c, ...account }) => account));
     }),
 
-    /** Ids of the catalogs holding each song. */
+    /** Ids of the catalogs holding each ISRC. */
     catalogIdsByIsrc: new DataLoader<string, string[]>(async (isrcs) => {
-      const rows = await sql<{ song_isrc: string; catalog_id: string }>(
-        `select cs.song_isrc, cs.catalog_id from catalog_songs cs where cs.song_isrc = any(?::text[]) order by cs.catalog_id`,
+      const rows = await sql<{ isrc: string; catalog_id: string }>(
+        `select cs.isrc, cs.catalog_id from catalog_songs cs where cs.isrc = any(?::text[]) order by cs.catalog_id`,
         [pgArray(isrcs)],
       );
-      const bySong = groupBy(rows, (r) => r.song_isrc);
+      const bySong = groupBy(rows, (r) => r.isrc);
       return isrcs.map((isrc) => (bySong.get(isrc) ?? []).map((r) => r.catalog_id));
     }),
   };
+}
+
+const viewerLoaders = new WeakMap<Context, ReturnType<typeof buildSongReachLoaders>>();
+
+function buildSongReachLoaders(ctx: Context) {
+  const reach = () => ctx.access.catalogReach(requireViewer(ctx.viewer), 'cs.catalog_id');
+  return {
+    /** The song an ISRC is to the caller: its most recently updated entry among reachable catalogs; null when none. */
+    songByIsrc: new DataLoader<string, Song | null>(async (isrcs) => {
+      const r = reach();
+      const rows = await query<Song>(
+        ctx.em,
+        `select distinct on (cs.isrc) ${SONG_COLUMNS} from catalog_songs cs
+          where cs.isrc = any(?::text[]) and ${r.sql}
+          order by cs.isrc, ${LATEST_ENTRY}`,
+        [pgArray(isrcs), ...r.bindings],
+      );
+      const byIsrc = new Map(rows.map((row) => [row.isrc, row]));
+      return isrcs.map((isrc) => byIsrc.get(isrc) ?? null);
+    }),
+
+    /**
+     * A page of the songs crediting an artist, by ISRC: entries in catalogs the caller reaches, one
+     * per ISRC (the most recently updated); batched over artists.
+     */
+    artistSongsPage: new DataLoader<PageKey, Page<Song>, string>(
+      (keys) =>
+        batchPages(keys, async (ids, offset, limit) => {
+          const r = reach();
+          const rows = await query<Song & { owner: string; total: string; rn: string; artist_id: string }>(
+            ctx.em,
+            `with e as (
+               select distinct on (csa.artist_id, cs.isrc) csa.artist_id, ${SONG_COLUMNS}
+                 from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+                where csa.artist_id = any(?::uuid[]) and ${r.sql}
+                order by csa.artist_id, cs.isrc, ${LATEST_ENTRY}),
+             f as (
+               select e.*, row_number() over (partition by e.artist_id order by e.isrc) as rn, count(*) over (partition by e.artist_id) as total from e)
+             select t.artist_id as owner, t.total, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+               from (select distinct artist_id, total from f) t
+               left join f p on p.artist_id = t.artist_id and p.rn > ? and p.rn <= ?
+              order by t.artist_id, p.rn`,
+            [pgArray(ids), ...r.bindings, offset, offset + limit],
+          );
+          return rows.map(({ owner, total, rn: _rn, artist_id: _a, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+        }),
+      { cacheKeyFn: pageKeyOf },
+    ),
+  };
+}
+
+/** Song loaders whose answers depend on the caller's reach: made once per request context. */
+export function songReachLoaders(ctx: Context): ReturnType<typeof buildSongReachLoaders> {
+  let loaders = viewerLoaders.get(ctx);
+  if (!loaders) {
+    loaders = buildSongReachLoaders(ctx);
+    viewerLoaders.set(ctx, loaders);
+  }
+  return loaders;
 }

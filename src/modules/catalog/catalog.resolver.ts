@@ -52,7 +52,7 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Mutation(() => CatalogSongsChangeResult, { description: 'Upserts songs by ISRC, credits artists by name, adds them to catalogs' })
+  @Mutation(() => CatalogSongsChangeResult, { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name" })
   async addCatalogSongs(@Ctx() ctx: Context, @Arg('songs', () => [CatalogSongInput]) songs: CatalogSongInput[]): Promise<CatalogSongsChangeResult> {
     return { status: ResultStatus.success, songs: await new CatalogService(ctx).addSongs({ songs }) };
   }
@@ -87,7 +87,7 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Query(() => Song, { description: 'A recording by ISRC (case and dashes ignored); 404 when unknown' })
+  @Query(() => Song, { description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
   song(@Ctx() ctx: Context, @Arg('isrc', () => String) isrc: string): Promise<Song> {
     return new CatalogService(ctx).song(isrc);
   }
@@ -115,7 +115,7 @@ export class CatalogGraphResolver {
 
 @Resolver(() => Song)
 export class SongGraphResolver {
-  @FieldResolver(() => [Artist], { description: 'Credited artists, in credit order' })
+  @FieldResolver(() => [Artist], { description: 'Artists credited on this catalog entry, in credit order' })
   artists(@Root() song: Song, @Ctx() ctx: Context): Promise<Artist[]> {
     return new CatalogService(ctx).songArtists(song);
   }
@@ -133,7 +133,7 @@ export class ArtistCatalogResolver {
     return new CatalogService(ctx).artistCatalogs(artist);
   }
 
-  @FieldResolver(() => [Song], { description: 'Songs crediting the artist, by ISRC; empty when the caller cannot reach the artist' })
+  @FieldResolver(() => [Song], { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
   songs(
     @Root() artist: Artist,
     @Ctx() ctx: Context,

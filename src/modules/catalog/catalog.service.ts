@@ -21,7 +21,7 @@ import {
   removeCatalogsInput,
   removeSongsInput,
 } from './catalog.inputs';
-import type { CatalogSongRow } from './catalog.loaders';
+import { CatalogSongRow, songReachLoaders } from './catalog.loaders';
 import { Catalog, CatalogAccount, CatalogRecord, CatalogSongRecord, CatalogSongsResult, Song } from './catalog.types';
 
 type Args = Record<string, unknown>;
@@ -54,9 +54,9 @@ export class CatalogService {
     return new Map([...found.entries()].map(([id, row]) => [id, toCatalog(row)]));
   }
 
-  /** Catalog song records (with credited artists) for rows of songs in catalogs. */
+  /** Catalog song records (with each entry's credited artists) for catalog entries. */
   private async records(rows: CatalogSongRow[]): Promise<CatalogSongRecord[]> {
-    const credits = await this.ctx.loaders.creditsByIsrc.loadMany(rows.map((r) => r.isrc));
+    const credits = await this.ctx.loaders.creditsByEntry.loadMany(rows.map((r) => r.entry_id));
     return rows.map((row, i) => {
       const artists = credits[i];
       if (artists instanceof Error) throw artists;
@@ -109,9 +109,10 @@ export class CatalogService {
   }
 
   /**
-   * POST /api/catalogs/songs: upserts songs by ISRC, credits artists by name (creating artist
-   * accounts, on the caller's roster, for unknown names) and adds the songs to the catalogs. One
-   * transaction; any failure changes nothing.
+   * POST /api/catalogs/songs: upserts, for each named catalog, that catalog's own entry for the
+   * ISRC (another catalog's entry is never read or changed), credits artists by name among those
+   * the caller reaches (creating roster artists for other names). One transaction; any failure
+   * changes nothing.
    */
   async addSongs(args: Args): Promise<CatalogSongRecord[]> {
     const viewer = this.viewer;
@@ -119,78 +120,83 @@ export class CatalogService {
     await this.requireCatalogs(input.songs.map((s) => s.catalog_id));
     const items = input.songs.map((s) => ({ ...s, isrc: normalizeIsrc(s.isrc) }));
 
-    // One row per ISRC: later items win for the fields they give; credits add up.
-    const songs = new Map<string, { isrc: string; name: string | null; album: string | null; lyrics: string | null; artists: Map<string, string> }>();
+    // One entry per (catalog, ISRC): later items win for the fields they give; credits add up.
+    type Entry = { catalog_id: string; isrc: string; name: string | null; album: string | null; lyrics: string | null; artists: Map<string, string> };
+    const entries = new Map<string, Entry>();
+    const keyOf = (item: { catalog_id: string; isrc: string }) => `${item.catalog_id}|${item.isrc}`;
     for (const item of items) {
-      const song = songs.get(item.isrc) ?? { isrc: item.isrc, name: null, album: null, lyrics: null, artists: new Map() };
-      song.name = item.name ?? song.name;
-      song.album = item.album ?? song.album;
-      song.lyrics = item.lyrics ?? song.lyrics;
-      for (const name of item.artists ?? []) if (!song.artists.has(name.toLowerCase())) song.artists.set(name.toLowerCase(), name);
-      songs.set(item.isrc, song);
+      const entry = entries.get(keyOf(item)) ?? { catalog_id: item.catalog_id, isrc: item.isrc, name: null, album: null, lyrics: null, artists: new Map() };
+      entry.name = item.name ?? entry.name;
+      entry.album = item.album ?? entry.album;
+      entry.lyrics = item.lyrics ?? entry.lyrics;
+      for (const name of item.artists ?? []) if (!entry.artists.has(name.toLowerCase())) entry.artists.set(name.toLowerCase(), name);
+      entries.set(keyOf(item), entry);
     }
-    const pairs = [...new Map(items.map((i) => [`${i.catalog_id}|${i.isrc}`, { catalog_id: i.catalog_id, isrc: i.isrc }])).values()];
+    const list = [...entries.values()];
 
-    await this.ctx.em.transactional(async (tx) => {
+    const ids = await this.ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
-      const isrcs = [...songs.keys()];
       const existing = new Set(
-        (await em.execute<{ isrc: string }[]>(`select isrc from songs where isrc = any(?::text[])`, [pgArray(isrcs)])).map((r) => r.isrc),
+        (
+          await em.execute<{ catalog_id: string; isrc: string }[]>(
+            `select cs.catalog_id, cs.isrc from catalog_songs cs join unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
+               on cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
+            [pgArray(list.map((e) => e.catalog_id)), pgArray(list.map((e) => e.isrc))],
+          )
+        ).map(keyOf),
       );
-      const unnamed = items.flatMap((item, i) => (!existing.has(item.isrc) && !songs.get(item.isrc)!.name ? [i] : []));
+      const unnamed = items.flatMap((item, i) => (!existing.has(keyOf(item)) && !entries.get(keyOf(item))!.name ? [i] : []));
       if (unnamed.length) {
         const details = unnamed.map((i) => ({ field: `songs[${i}].name`, message: 'is required for a new ISRC' }));
         throw new AppError('BAD_USER_INPUT', `Invalid input: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
       }
-      const list = [...songs.values()];
-      await em.execute(
-        `insert into songs (isrc, name, album, lyrics, created_at, updated_at)
-         select t.isrc, coalesce(t.name, e.name), t.album, t.lyrics, now(), now()
-           from unnest(?::text[], ?::text[], ?::text[], ?::text[]) as t(isrc, name, album, lyrics)
-           left join songs e on e.isrc = t.isrc
-         on conflict (isrc) do update set
+      // coalesce with the current entry: the proposed row must satisfy NOT NULL before ON CONFLICT applies.
+      const upserted = await em.execute<{ id: string; catalog_id: string; isrc: string }[]>(
+        `insert into catalog_songs (id, catalog_id, isrc, name, album, lyrics, created_at, updated_at)
+         select gen_random_uuid(), t.catalog_id, t.isrc, coalesce(t.name, e.name), t.album, t.lyrics, now(), now()
+           from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[]) as t(catalog_id, isrc, name, album, lyrics)
+           left join catalog_songs e on e.catalog_id = t.catalog_id and e.isrc = t.isrc
+         on conflict (catalog_id, isrc) do update set
            name = excluded.name,
-           album = coalesce(excluded.album, songs.album),
-           lyrics = coalesce(excluded.lyrics, songs.lyrics),
-           updated_at = now()`,
+           album = coalesce(excluded.album, catalog_songs.album),
+           lyrics = coalesce(excluded.lyrics, catalog_songs.lyrics),
+           updated_at = now()
+         returning id, catalog_id, isrc`,
         [
-          pgArray(list.map((s) => s.isrc)),
-          pgNullableArray(list.map((s) => s.name)),
-          pgNullableArray(list.map((s) => s.album)),
-          pgNullableArray(list.map((s) => s.lyrics)),
+          pgArray(list.map((e) => e.catalog_id)),
+          pgArray(list.map((e) => e.isrc)),
+          pgNullableArray(list.map((e) => e.name)),
+          pgNullableArray(list.map((e) => e.album)),
+          pgNullableArray(list.map((e) => e.lyrics)),
         ],
       );
+      const entryIds = new Map(upserted.map((row) => [keyOf(row), row.id]));
 
-      const artistIds = await this.artistsByName(em, viewer.accountId, list.flatMap((s) => [...s.artists.entries()]));
-      const credits = list.flatMap((s) => [...s.artists.keys()].map((key) => ({ isrc: s.isrc, artistId: artistIds.get(key)! })));
+      const artistIds = await this.artistsByName(em, viewer.accountId, list.flatMap((e) => [...e.artists.entries()]));
+      const credits = list.flatMap((e) => [...e.artists.keys()].map((key) => ({ entryId: entryIds.get(keyOf(e))!, artistId: artistIds.get(key)! })));
       if (credits.length) {
         await em.execute(
-          `insert into song_artists (id, song_isrc, artist_id, created_at, updated_at)
-           select gen_random_uuid(), t.isrc, t.artist_id, now(), now() from unnest(?::text[], ?::uuid[]) as t(isrc, artist_id)
-           on conflict (song_isrc, artist_id) do nothing`,
-          [pgArray(credits.map((c) => c.isrc)), pgArray(credits.map((c) => c.artistId))],
+          `insert into catalog_song_artists (id, catalog_song_id, artist_id, created_at, updated_at)
+           select gen_random_uuid(), t.entry_id, t.artist_id, now(), now() from unnest(?::uuid[], ?::uuid[]) as t(entry_id, artist_id)
+           on conflict (catalog_song_id, artist_id) do nothing`,
+          [pgArray(credits.map((c) => c.entryId)), pgArray(credits.map((c) => c.artistId))],
         );
       }
-      await em.execute(
-        `insert into catalog_songs (id, catalog_id, song_isrc, created_at, updated_at)
-         select gen_random_uuid(), t.catalog_id, t.isrc, now(), now() from unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
-         on conflict (catalog_id, song_isrc) do nothing`,
-        [pgArray(pairs.map((p) => p.catalog_id)), pgArray(pairs.map((p) => p.isrc))],
-      );
-      await em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray([...new Set(pairs.map((p) => p.catalog_id))])]);
+      await em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray([...new Set(list.map((e) => e.catalog_id))])]);
+      return list.map((e) => entryIds.get(keyOf(e))!);
     });
 
-    const rows = await query<Song>(this.ctx.em, 
-      `select isrc, name, album, lyrics, updated_at from songs where isrc = any(?::text[])`,
-      [pgArray([...songs.keys()])],
+    const rows = await query<CatalogSongRow>(this.ctx.em,
+      `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at from catalog_songs cs where cs.id = any(?::uuid[])`,
+      [pgArray(ids)],
     );
-    const byIsrc = new Map(rows.map((r) => [r.isrc, r]));
-    return this.records(pairs.map((p) => ({ ...byIsrc.get(p.isrc)!, catalog_id: p.catalog_id })));
+    const byId = new Map(rows.map((r) => [r.entry_id, r]));
+    return this.records(ids.map((id) => byId.get(id)!));
   }
 
   /**
-   * Artist account ids by lower-cased name: an existing artist of that name (one the caller
-   * reaches first, then the oldest), else a new artist account on the caller's roster.
+   * Artist account ids by lower-cased name: the oldest artist of that name the caller reaches,
+   * else a new artist account on the caller's roster (another tenant's artist is never credited).
    */
   private async artistsByName(em: EntityManager, ownerId: string, names: [string, string][]): Promise<Map<string, string>> {
     const wanted = new Map(names);
@@ -201,7 +207,7 @@ export class CatalogService {
       [pgArray([...wanted.keys()])],
     );
     const reachable = await this.ctx.access.reachableAmong(this.viewer, rows.map((r) => r.id));
-    for (const row of [...rows.filter((r) => reachable.has(r.id)), ...rows]) if (!ids.has(row.key)) ids.set(row.key, row.id);
+    for (const row of rows) if (reachable.has(row.id) && !ids.has(row.key)) ids.set(row.key, row.id);
     const missing = [...wanted.entries()].filter(([key]) => !ids.has(key));
     if (missing.length) {
       const created = await em.execute<{ id: string; key: string }[]>(
@@ -222,10 +228,9 @@ export class CatalogService {
 
   /** Every song of the given catalogs, by catalog then ISRC. */
   private async allSongs(catalogIds: string[]): Promise<CatalogSongRecord[]> {
-    const rows = await query<CatalogSongRow>(this.ctx.em, 
-      `select cs.catalog_id, s.isrc, s.name, s.album, s.lyrics, s.updated_at
-         from catalog_songs cs join songs s on s.isrc = cs.song_isrc
-        where cs.catalog_id = any(?::uuid[]) order by cs.catalog_id, cs.song_isrc`,
+    const rows = await query<CatalogSongRow>(this.ctx.em,
+      `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at
+         from catalog_songs cs where cs.catalog_id = any(?::uuid[]) order by cs.catalog_id, cs.isrc`,
       [pgArray(catalogIds)],
     );
     return this.records(rows);
@@ -240,7 +245,7 @@ export class CatalogService {
       const em = tx as EntityManager;
       await em.execute(
         `delete from catalog_songs cs using unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
-          where cs.catalog_id = t.catalog_id and cs.song_isrc = t.isrc`,
+          where cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
         [pgArray(input.songs.map((s) => s.catalog_id)), pgArray(input.songs.map((s) => normalizeIsrc(s.isrc)))],
       );
       await em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray(catalogIds)]);
@@ -250,7 +255,7 @@ export class CatalogService {
 
   /**
    * DELETE /api/catalogs: unlinks catalog-account pairs in one transaction. A catalog left with
-   * no linked account is deleted, and with it its songs that no other catalog holds.
+   * no linked account is deleted, and with it its song entries and their credits (cascade).
    */
   async removeCatalogs(args: Args): Promise<CatalogRecord[]> {
     const viewer = this.viewer;
@@ -269,22 +274,10 @@ export class CatalogService {
           where ac.catalog_id = t.catalog_id and ac.account_id = t.account_id`,
         [pgArray(input.catalogs.map((c) => c.catalog_id)), pgArray(input.catalogs.map((c) => c.account_id))],
       );
-      const orphans = await em.execute<{ isrc: string }[]>(
-        `select distinct cs.song_isrc as isrc from catalog_songs cs
-          where cs.catalog_id = any(?::uuid[])
-            and not exists (select 1 from account_catalogs ac where ac.catalog_id = cs.catalog_id)`,
-        [pgArray(catalogIds)],
-      );
       await em.execute(
         `delete from catalogs c where c.id = any(?::uuid[]) and not exists (select 1 from account_catalogs ac where ac.catalog_id = c.id)`,
         [pgArray(catalogIds)],
       );
-      if (orphans.length) {
-        await em.execute(
-          `delete from songs s where s.isrc = any(?::text[]) and not exists (select 1 from catalog_songs cs where cs.song_isrc = s.isrc)`,
-          [pgArray(orphans.map((o) => o.isrc))],
-        );
-      }
     });
     return query<CatalogRecord>(this.ctx.em, 
       `select c.id, c.name, c.created_at, c.updated_at from catalogs c
@@ -320,9 +313,9 @@ export class CatalogService {
     return this.ctx.loaders.accountsByCatalog.load(catalog.id);
   }
 
-  /** Song.artists: every credited artist. */
+  /** Song.artists: every artist credited on the entry the song was read from. */
   async songArtists(song: Song): Promise<Artist[]> {
-    return (await this.ctx.loaders.creditsByIsrc.load(song.isrc)).map(({ id, name }) => ({ id, name }));
+    return (await this.ctx.loaders.creditsByEntry.load(song.entry_id)).map(({ id, name }) => ({ id, name }));
   }
 
   /** Song.catalogs: only the catalogs the caller reaches. */
@@ -351,14 +344,14 @@ export class CatalogService {
   async artistSongs(artist: Artist, args: Args): Promise<Song[]> {
     const { page, limit } = validate(graphPageInput, withoutNulls(args));
     if (!(await new ArtistService(this.ctx).canReach(artist.id))) return [];
-    return (await this.ctx.loaders.artistSongsPage.load({ id: artist.id, page, limit })).rows;
+    return (await songReachLoaders(this.ctx).artistSongsPage.load({ id: artist.id, page, limit })).rows;
   }
 
-  /** Query.song: any authenticated caller may read a recording by ISRC; 404 when unknown. */
+  /** Query.song: the ISRC as a catalog the caller reaches holds it; 404 when none does, as for an unknown ISRC. */
   async song(isrc: unknown): Promise<Song> {
     requireViewer(this.ctx.viewer);
     const input = validate(isrcInput, { isrc });
-    const song = await this.ctx.loaders.songByIsrc.load(normalizeIsrc(input.isrc));
+    const song = await songReachLoaders(this.ctx).songByIsrc.load(normalizeIsrc(input.isrc));
     if (!song) throw notFound('Song');
     return song;
   }

@@ -96,7 +96,7 @@ export class CatalogSongsChangeResult {
   songs!: CatalogSongRecord[];
 }
 
-@InputType('CatalogSongInput', { description: 'A song to add to a catalog (upserted by ISRC)' })
+@InputType('CatalogSongInput', { description: "A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's" })
 export class CatalogSongInput {
   @Field(() => ID)
   catalog_id!: string;
@@ -104,7 +104,7 @@ export class CatalogSongInput {
   @Field()
   isrc!: string;
 
-  @Field(() => String, { nullable: true, description: 'Required when the ISRC is new' })
+  @Field(() => String, { nullable: true, description: 'Required when the catalog has no entry for the ISRC yet' })
   name?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -113,7 +113,7 @@ export class CatalogSongInput {
   @Field(() => String, { nullable: true })
   lyrics?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'Credited artist names; unknown names become artist accounts' })
+  @Field(() => [String], { nullable: true, description: "Credited artist names, matched among the artists the caller reaches; other names become artist accounts on the caller's roster" })
   artists?: string[] | null;
 }
 
@@ -152,10 +152,15 @@ export class Catalog {
   updated_at!: Date;
 }
 
-/** A recording in the graph, identified by its ISRC; other subgraphs extend it. */
+/**
+ * A recording in the graph, identified by its ISRC; other subgraphs extend it. Its values are
+ * those of one catalog entry the caller reaches (entry_id, not a field, finds its credits).
+ */
 @Directive('@key(fields: "isrc")')
-@ObjectType('Song', { description: 'A recording, identified by its ISRC' })
-export class Song extends SongFields {}
+@ObjectType('Song', { description: "A recording, identified by its ISRC, as a catalog the caller reaches holds it (the most recently updated entry when several do)" })
+export class Song extends SongFields {
+  entry_id!: string;
+}
 
 @ObjectType('CatalogAccount', { description: 'An account a catalog is linked to' })
 export class CatalogAccount {

@@ -3,15 +3,16 @@ import type { Context } from '../../graphql/context';
 import { isUuid } from '../artist/artist.inputs';
 import { accessLoaders } from '../artist/artist.loaders';
 import type { AppModule } from '../module';
-import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, Song as SongEntity, SongArtist } from './catalog.entity';
+import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
+import { songReachLoaders } from './catalog.loaders';
 import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
 import { catalogRoutes } from './catalog.routes';
 import type { Catalog, Song } from './catalog.types';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
-  entities: [CatalogEntity, AccountCatalog, SongEntity, SongArtist, CatalogSong],
+  entities: [CatalogEntity, AccountCatalog, CatalogSong, CatalogSongArtist],
   resolvers: [CatalogResolver, CatalogGraphResolver, SongGraphResolver, ArtistCatalogResolver],
   routes: catalogRoutes,
   references: {
@@ -25,11 +26,11 @@ export const catalogModule: AppModule = {
       },
     },
     Song: {
-      // As Query.song: any authenticated caller; without credentials UNAUTHENTICATED.
+      // As Query.song: only an ISRC held in a catalog the caller reaches resolves; without credentials UNAUTHENTICATED.
       __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> | null {
         requireViewer(ctx.viewer);
         const isrc = typeof ref.isrc === 'string' ? normalizeIsrc(ref.isrc) : '';
-        return CANONICAL_ISRC.test(isrc) ? ctx.loaders.songByIsrc.load(isrc) : null;
+        return CANONICAL_ISRC.test(isrc) ? songReachLoaders(ctx).songByIsrc.load(isrc) : null;
       },
     },
   },

@@ -42,7 +42,7 @@ export interface StoredOutput {
  */
 @Entity({ tableName: 'render_runs' })
 export class RenderRun {
-  [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'status' | 'progress' | 'attempts' | 'version' | 'output' | 'error' | 'jobId' | 'startedAt' | 'finishedAt';
+  [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'status' | 'progress' | 'attempts' | 'version' | 'output' | 'error' | 'jobId' | 'startedAt' | 'finishedAt' | 'outputExpiredAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -88,4 +88,8 @@ export class RenderRun {
 
   @Property({ type: 'Date', columnType: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
+
+  /** When the retention sweep deleted the video (RENDER_RETENTION_HOURS); `output` is null from then on. */
+  @Property({ type: 'Date', columnType: 'timestamptz', nullable: true })
+  outputExpiredAt: Date | null = null;
 }

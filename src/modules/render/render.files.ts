@@ -7,6 +7,16 @@ import { sendError } from '../../http/rest/rest.router';
 const FILE = /^([0-9a-f-]{36})\.(mp4|webm)$/;
 const MIME: Record<string, string> = { mp4: 'video/mp4', webm: 'video/webm' };
 
+/** Why a validly signed link finds no file: deleted under the retention policy, or never stored (canceled, re-rendered). */
+async function missingFile(deps: AppDeps, runId: string): Promise<AppError> {
+  const rows = await deps.orm.em.getConnection().execute<{ output_expired_at: Date | null }[]>(
+    'select output_expired_at from render_runs where id = ?', [runId]);
+  const expiredAt = rows[0]?.output_expired_at;
+  if (!expiredAt) return new AppError('NOT_FOUND', 'No such file');
+  const hours = deps.config.render.retentionHours;
+  return new AppError('NOT_FOUND', `This video was deleted on ${new Date(expiredAt).toISOString()}: videos are kept ${hours} hours after rendering. Render it again for a new one`);
+}
+
 /**
  * GET /media/renders/<runId>.<ext>?expires=&signature=: the rendered file behind a signed, expiring
  * link (no credentials: the link is one). Single byte ranges are served for video players.
@@ -23,7 +33,7 @@ export function renderFilesRouter(deps: AppDeps): Router {
       if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'Invalid signature');
       if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This link has expired: read the run again for a fresh one');
       const stat = await deps.render.storage.stat(key);
-      if (!stat) throw new AppError('NOT_FOUND', 'No such file');
+      if (!stat) throw await missingFile(deps, match[1]);
       res.setHeader('content-type', MIME[match[2]]);
       res.setHeader('accept-ranges', 'bytes');
       res.setHeader('cache-control', 'private, max-age=300');

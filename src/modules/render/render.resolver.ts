@@ -8,7 +8,7 @@ import { CompositionsResult, RenderRunType, RenderStarted, RunResult, RunsResult
 @Resolver()
 export class RenderResolver {
   @Authorized()
-  @Mutation(() => RenderStarted, { description: 'Starts a video render; answers at once with the runId to poll or watch' })
+  @Mutation(() => RenderStarted, { description: 'Starts a video render; answers at once with the runId to poll or watch. Limited per account: a few renders QUEUED or EXECUTING at once, and a rolling 24-hour budget of pixel-frames (width × height × durationInFrames); past either, RATE_LIMITED (429) with Retry-After and nothing is queued' })
   async renderVideo(
     @Ctx() ctx: Context,
     @Arg('compositionId', () => String, { description: 'a composition of GET /api/video/compositions' }) compositionId: string,

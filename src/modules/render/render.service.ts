@@ -7,10 +7,11 @@ import type { Context } from '../../graphql/context';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
-import { toKnexBindings } from '../../jobs/runtime';
+import { sqlExecutorOf } from '../../jobs/runtime';
 import { Account } from '../account/account.entity';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
 import { cancelRunInput, renderVideoInput, runsInput, watchRunInput } from './render.inputs';
+import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import { CompositionType, ProcessingStatus, RenderRunType, RenderStarted } from './render.types';
 
 export const RENDER_TASK = 'render-video';
@@ -31,6 +32,7 @@ export interface RunView {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  outputExpiredAt: Date | null;
 }
 
 const fromEntity = (r: RenderRun): RunView => ({
@@ -48,6 +50,7 @@ const fromEntity = (r: RenderRun): RunView => ({
   updatedAt: r.updatedAt,
   startedAt: r.startedAt,
   finishedAt: r.finishedAt,
+  outputExpiredAt: r.outputExpiredAt,
 });
 
 const date = (v: string | null) => (v ? new Date(v) : null);
@@ -63,6 +66,7 @@ const fromChange = (c: RunChange, base: RunView): RunView => ({
   updatedAt: new Date(c.updated_at),
   startedAt: date(c.started_at),
   finishedAt: date(c.finished_at),
+  outputExpiredAt: date(c.output_expired_at ?? null),
 });
 
 export class RenderService {
@@ -72,23 +76,26 @@ export class RenderService {
     return this.ctx.deps.render;
   }
 
-  /** Checks the request, then creates the run and its job in one transaction. */
+  /** Checks the request, admits it under the account's limits, then creates the run and its job in one transaction. */
   async start(args: Record<string, unknown>): Promise<RenderStarted> {
     const viewer = requireViewer(this.ctx.viewer);
     const payload = this.checkRender(args);
+    const limits = this.ctx.deps.config.render;
+    checkFitsBudget(payload, limits);
     const runId = randomUUID();
     const jobId = randomUUID();
     await this.ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+      try {
+        await admitRender(sql, viewer.accountId, payload, limits);
+      } catch (error) {
+        if (error instanceof RenderLimitError) this.render.metrics.admissionRefused(error.limit);
+        throw error;
+      }
       em.create(RenderRun, { id: runId, account: em.getReference(Account, viewer.accountId), taskIdentifier: RENDER_TASK, payload, jobId });
       await em.flush();
-      await this.render.queue.enqueue(jobId, { runId }, {
-        executeSql: async (text, values) => {
-          const { sql, bindings } = toKnexBindings(text, values);
-          const rows = await em.getConnection().execute<unknown[]>(sql, bindings, 'all', em.getTransactionContext());
-          return { rows };
-        },
-      });
+      await this.render.queue.enqueue(jobId, { runId }, sqlExecutorOf(em));
     });
     this.ctx.log.info({ runId, compositionId: payload.compositionId, codec: payload.codec }, 'render queued');
     return { status: ProcessingStatus.processing, runId };
@@ -205,7 +212,9 @@ export class RenderService {
   }
 
   toType(run: RunView): RenderRunType {
-    const output = run.status === RunStatus.COMPLETED && run.output ? run.output : null;
+    // An expired video has no link: the file is gone (the sweep also clears `output`).
+    const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
+    const { retentionHours } = this.ctx.deps.config.render;
     return {
       id: run.id,
       status: run.status,
@@ -227,9 +236,11 @@ export class RenderService {
       finishedAt: run.finishedAt,
       attempts: run.attempts,
       error: run.error,
+      outputExpiredAt: run.outputExpiredAt,
       output: output
         ? {
             ...this.render.signer.sign(output.key),
+            retainedUntil: retentionHours && run.finishedAt ? new Date(run.finishedAt.getTime() + retentionHours * 3600 * 1000) : null,
             mimeType: output.mimeType,
             bytes: output.bytes,
             width: output.width,

@@ -18,6 +18,9 @@ export class RenderOutputType {
   @Field()
   expiresAt!: Date;
 
+  @Field(() => Date, { nullable: true, description: 'When the video file is deleted under the retention policy (null: kept); the run then shows outputExpiredAt' })
+  retainedUntil!: Date | null;
+
   @Field()
   mimeType!: string;
 
@@ -73,8 +76,11 @@ export class RenderRunType {
   @Field(() => Int, { description: 'Render attempts started so far (a retried or resumed run has more than one)' })
   attempts!: number;
 
-  @Field(() => RenderOutputType, { nullable: true, description: 'Present when COMPLETED' })
+  @Field(() => RenderOutputType, { nullable: true, description: 'Present when COMPLETED, until the video is deleted under the retention policy' })
   output!: RenderOutputType | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the video of this COMPLETED run was deleted under the retention policy; output is null from then on (render again for a new one)' })
+  outputExpiredAt!: Date | null;
 
   @Field(() => String, { nullable: true, description: 'Why the last attempt failed' })
   error!: string | null;

@@ -1,5 +1,6 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
+import { PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
 import { ResearchService } from './research.service';
 import {
@@ -22,6 +23,7 @@ const opt = { nullable: true } as const;
 @Resolver()
 export class ResearchResolver {
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => TrackStatsResult, { description: 'Per-track statistics across sources (GET /api/research/track/stats); exactly one track identifier' })
   trackStats(
     @Ctx() ctx: Context,
@@ -45,6 +47,7 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => DiscoverResult, { description: 'Artists filtered by country, genre and monthly listeners (GET /api/research/discover)' })
   async discover(
     @Ctx() ctx: Context,
@@ -60,6 +63,7 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => CuratorProfile, { description: 'A playlist curator profile (GET /api/research/curator)' })
   curator(
     @Ctx() ctx: Context,
@@ -70,12 +74,14 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => GenresResult, { description: 'Genre ids for the discover filter (GET /api/research/genres)' })
   async researchGenres(@Ctx() ctx: Context): Promise<GenresResult> {
     return { status: ResultStatus.success, genres: await new ResearchService(ctx).genres() };
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => ResearchSearchResult, { description: 'Search the music intelligence provider (GET /api/research); type=curators with beta=true finds curator ids' })
   async researchSearch(
     @Ctx() ctx: Context,
@@ -89,6 +95,7 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => ArtistTracksResult, { description: "An artist's tracks (GET /api/research/tracks)" })
   async researchTracks(
     @Ctx() ctx: Context,
@@ -100,6 +107,7 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => ArtistPlaylistsResult, { description: "An artist's playlist placements (GET /api/research/playlists)" })
   async researchPlaylists(
     @Ctx() ctx: Context,
@@ -113,6 +121,7 @@ export class ResearchResolver {
   }
 
   @Authorized()
+  @Extensions(PROVIDER_CALL)
   @Query(() => PlatformSearchResult, { description: 'Search the platform_a catalog (GET /api/platform_a/search)' })
   platformASearch(
     @Ctx() ctx: Context,
@@ -134,11 +143,13 @@ export class ResearchResolver {
 
 @Resolver(() => ResearchArtist)
 export class ResearchArtistResolver {
+  @Extensions(PROVIDER_CALL)
   @FieldResolver(() => [ResearchTrack])
   tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
     return new ResearchService(ctx).artistTracks({ artist: artist.id, limit, offset });
   }
 
+  @Extensions(PROVIDER_CALL)
   @FieldResolver(() => [ResearchPlaylist])
   playlists(
     @Root() artist: ResearchArtist,
@@ -154,6 +165,7 @@ export class ResearchArtistResolver {
 
 @Resolver(() => ResearchTrack)
 export class ResearchTrackResolver {
+  @Extensions(PROVIDER_CALL)
   @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC' })
   stats(
     @Root() track: ResearchTrack,
@@ -170,6 +182,7 @@ export class ResearchTrackResolver {
 
 @Resolver(() => ResearchPlaylist)
 export class ResearchPlaylistResolver {
+  @Extensions(PROVIDER_CALL)
   @FieldResolver(() => CuratorProfile, { nullable: true, description: "The playlist's curator; null when the provider names none" })
   curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
     if (!playlist.curator_id) return null;

@@ -1,0 +1,134 @@
+import {
+  DocumentNode,
+  FragmentDefinitionNode,
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  GraphQLCompositeType,
+  GraphQLField,
+  GraphQLSchema,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  SelectionSetNode,
+} from 'graphql';
+
+/** Field extension (type-graphql `@Extensions(PROVIDER_CALL)`) of a field whose resolver may call a paid provider. */
+export const PROVIDER_CALL = { providerCall: true } as const;
+
+/** Every root field costs 1; a provider-backed field costs this much per call instead. */
+export const PROVIDER_WEIGHT = 10;
+/** Nested objects an operation may return cost 1 point per this many (DataLoaders batch each level into one statement). */
+export const OBJECTS_PER_POINT = 100;
+/** Items assumed for a list field with no `limit`/`first` argument. */
+export const DEFAULT_LIST_SIZE = 5;
+
+const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
+
+export interface OperationCost {
+  /** Points charged to the account's general budget. */
+  cost: number;
+  /** Provider calls the operation may make: points charged to the research budget. */
+  providerCalls: number;
+}
+
+/** `Type.field` names of the fields marked with PROVIDER_CALL in a type-graphql schema. */
+export function providerFieldsOf(schema: GraphQLSchema): Set<string> {
+  const found = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.extensions?.providerCall === true) found.add(`${type.name}.${field.name}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The weight of an operation, from its document alone (before it runs): root fields cost 1 each
+ * (provider-backed ones PROVIDER_WEIGHT); nested objects cost 1 per OBJECTS_PER_POINT, a list
+ * counting as many items as its `limit` (or its parent envelope's `limit`, else DEFAULT_LIST_SIZE)
+ * for each item of the lists above it; each nested provider call costs PROVIDER_WEIGHT.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  providerFields: Set<string>,
+): OperationCost {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return { cost: 1, providerCalls: 0 };
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+
+  let rootPoints = 0;
+  let objects = 0;
+  let nestedCalls = 0;
+  let providerCalls = 0;
+
+  const visit = (set: SelectionSetNode, parent: GraphQLCompositeType, items: number, envelopeSize: number | undefined, isRoot: boolean, seen: Set<string>) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        if (type && isCompositeType(type)) visit(selection.selectionSet, type, items, envelopeSize, isRoot, seen);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        const type = fragment && schema.getType(fragment.typeCondition.name.value);
+        if (fragment && type && isCompositeType(type) && !seen.has(fragment.name.value)) {
+          visit(fragment.selectionSet, type, items, envelopeSize, isRoot, new Set([...seen, fragment.name.value]));
+        }
+        continue;
+      }
+      // Introspection is governed by GRAPHQL_INTROSPECTION and the token limit.
+      if (selection.name.value.startsWith('__')) continue;
+      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      if (!field) continue;
+      const provider = providerFields.has(`${parent.name}.${field.name}`);
+      if (provider) providerCalls += items;
+      if (isRoot) rootPoints += provider ? PROVIDER_WEIGHT : 1;
+      else if (provider) nestedCalls += items;
+      const named = getNamedType(field.type);
+      if (!isCompositeType(named) || !selection.selectionSet) continue;
+      const args = argumentsOf(field, selection, variables);
+      const own = sizeArgument(args);
+      const list = isListType(getNullableType(field.type));
+      const size = list ? (own ?? listSizeOf(field.name, args) ?? envelopeSize ?? DEFAULT_LIST_SIZE) : 1;
+      const produced = items * size;
+      if (!isRoot) objects += produced;
+      visit(selection.selectionSet, named, produced, list ? undefined : own, false, seen);
+    }
+  };
+  visit(operation.selectionSet, root, 1, undefined, true, new Set());
+  const cost = rootPoints + Math.floor(objects / OBJECTS_PER_POINT) + nestedCalls * PROVIDER_WEIGHT;
+  return { cost: Math.max(1, cost), providerCalls };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function argumentsOf(field: GraphQLField<any, any>, node: Parameters<typeof getArgumentValues>[1], variables: Record<string, unknown> | undefined): Record<string, unknown> {
+  try {
+    return getArgumentValues(field, node, variables ?? {});
+  } catch {
+    // Invalid arguments fail validation or execution with their own error; weigh with defaults.
+    return {};
+  }
+}
+
+function sizeArgument(args: Record<string, unknown>): number | undefined {
+  for (const name of SIZE_ARGUMENTS) {
+    const value = args[name];
+    if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, Math.floor(value));
+  }
+  return undefined;
+}
+
+/** Lists sized by an argument list rather than a number: federation's `_entities(representations)`. */
+function listSizeOf(fieldName: string, args: Record<string, unknown>): number | undefined {
+  return fieldName === '_entities' && Array.isArray(args.representations) ? args.representations.length : undefined;
+}

@@ -1,0 +1,183 @@
+import supertest from 'supertest';
+import { createApp, App } from '../src/app';
+import { createLogger } from '../src/common/logger';
+import { initOrm, Orm } from '../src/db/orm';
+import { createDeps } from '../src/deps';
+import { createTestApp, TestApp } from './app';
+import { as } from './demo';
+import { createAccount, createApiKeyFor } from './factories';
+
+const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3', GRAPHQL_MAX_COST: '200' };
+
+const ME = '{ me { account { id name organizations { name } } } }';
+/** 100 songs with their artists: weighs far more than `me`. */
+const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(catalog_id: $id, limit: 100) { songs { isrc artists { id name } } } }';
+
+function expectHeaders(res: supertest.Response, limit: number, remaining: number) {
+  expect(res.headers['ratelimit-limit']).toBe(String(limit));
+  expect(res.headers['ratelimit-remaining']).toBe(String(remaining));
+  const reset = Number(res.headers['ratelimit-reset']);
+  expect(reset).toBeGreaterThanOrEqual(1);
+  expect(reset).toBeLessThanOrEqual(60);
+}
+
+function expectRateLimited(res: supertest.Response) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ status: 'error', code: 'RATE_LIMITED', error: expect.stringMatching(/rate limit/i) });
+  const retry = Number(res.headers['retry-after']);
+  expect(retry).toBeGreaterThanOrEqual(1);
+  expect(retry).toBeLessThanOrEqual(60);
+  expect(res.headers['ratelimit-remaining']).toBe('0');
+}
+
+describe('request rate limits (real PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: LIMITS });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('counts every /api request against the account (all its keys together), with RateLimit-* headers, then answers 429 with Retry-After', async () => {
+    const owner = await createAccount(t.orm);
+    const second = await createApiKeyFor(t.orm, owner.account.id);
+    const other = await createAccount(t.orm);
+    for (let i = 1; i <= 12; i += 1) {
+      const res = await t.http().get('/api/accounts/me').set(i % 2 ? owner.headers : second.headers);
+      expect(res.status).toBe(200);
+      expectHeaders(res, 12, 12 - i);
+    }
+    expectRateLimited(await t.http().get('/api/accounts/me').set(owner.headers));
+    expectRateLimited(await t.http().post('/api/sessions').set(second.headers).send({ title: 'x' }));
+    // Nothing was written by the refused POST.
+    const sessions = await t.orm.em.getConnection().execute('select count(*)::int as n from sessions where account_id = ?', [owner.account.id]);
+    expect(sessions[0].n).toBe(0);
+    // Another account has a budget of its own.
+    const fresh = await t.http().get('/api/accounts/me').set(other.headers);
+    expect(fresh.status).toBe(200);
+    expectHeaders(fresh, 12, 11);
+  });
+
+  it('research and platform search spend a stricter budget of their own, on REST and GraphQL alike', async () => {
+    const stats = () => t.http().get('/api/research/track/stats').query({ isrc: 'GBNWR2400001', source: 'platform_a' }).set(as.nora);
+    for (let i = 1; i <= 3; i += 1) {
+      const res = await stats();
+      expect(res.status).toBe(200);
+      expectHeaders(res, 3, 3 - i);
+    }
+    expectRateLimited(await stats());
+    expectRateLimited(await t.http().get('/api/platform_a/search').query({ q: 'Luna Waves', type: 'artist' }).set(as.nora));
+    // REST research routes leave the general budget alone.
+    const me = await t.http().get('/api/accounts/me').set(as.nora);
+    expect(me.status).toBe(200);
+    expectHeaders(me, 12, 11);
+    const graph = await t.graphql('{ trackStats(isrc: "GBNWR2400001", source: "platform_a") { result } }', {}, as.nora);
+    expect(graph.status).toBe(429);
+    expect(graph.body.errors[0]).toMatchObject({ message: expect.stringMatching(/research rate limit/i), extensions: { code: 'RATE_LIMITED' } });
+  });
+
+  it('weighs GraphQL operations: `me` costs 1, a hundred songs with artists cost more, an operation over GRAPHQL_MAX_COST is a 400', async () => {
+    const owner = await createAccount(t.orm);
+    const me = await t.graphql(ME, {}, owner.headers);
+    expect(me.status).toBe(200);
+    expectHeaders(me, 12, 11);
+
+    const catalog = await t.http().post('/api/catalogs').set(owner.headers).send({ name: 'Weighed' });
+    expect(catalog.status).toBe(200);
+    const songs = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
+    expect(songs.status).toBe(200);
+    // 10 left after `me` and the catalog; 100 songs with up to 5 artists each weigh 7.
+    expectHeaders(songs, 12, 3);
+
+    const aliases = Array.from({ length: 201 }, (_, i) => `m${i}: me { status }`).join(' ');
+    const tooCostly = await t.graphql(`{ ${aliases} }`, {}, owner.headers);
+    expect(tooCostly.status).toBe(400);
+    expect(tooCostly.body.errors[0]).toMatchObject({ message: expect.stringMatching(/cost 201 exceeds the maximum of 200/), extensions: { code: 'BAD_USER_INPUT' } });
+    // Refused before it ran: nothing was charged.
+    const after = await t.graphql(ME, {}, owner.headers);
+    expectHeaders(after, 12, 2);
+
+    const overBudget = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
+    expect(overBudget.status).toBe(429);
+    expect(overBudget.body.errors[0]).toMatchObject({ message: expect.stringMatching(/rate limit/i), extensions: { code: 'RATE_LIMITED' } });
+    expect(Number(overBudget.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('charges GraphQL documents that fail to parse or validate (1 point each)', async () => {
+    const owner = await createAccount(t.orm);
+    const broken = await t.graphql('{ me { ', {}, owner.headers);
+    expect(broken.status).toBe(400);
+    expectHeaders(broken, 12, 11);
+    const invalid = await t.graphql('{ me { noSuchField } }', {}, owner.headers);
+    expect(invalid.status).toBe(400);
+    expectHeaders(invalid, 12, 10);
+    expectHeaders(await t.graphql(ME, {}, owner.headers), 12, 9);
+  });
+
+  it('limits unauthenticated routes and failed credentials per client IP', async () => {
+    const ip = '203.0.113.9';
+    // TRUST_PROXY defaults to loopback: the test client is loopback, so X-Forwarded-For names the client.
+    const bad = () => t.http().get('/api/accounts/me').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key');
+    for (let i = 1; i <= 11; i += 1) {
+      const res = await bad();
+      expect(res.status).toBe(401);
+      expectHeaders(res, 12, 12 - i);
+    }
+    const signup = await t.http().post('/api/agents/signup').set('x-forwarded-for', ip).send({ email: 'agent+limits@example.test' });
+    expect(signup.status).toBe(200);
+    expectHeaders(signup, 12, 0);
+    expectRateLimited(await bad());
+    expectRateLimited(await t.http().post('/api/agents/signup').set('x-forwarded-for', ip).send({ email: 'agent+more@example.test' }));
+    const graph = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').send({ query: ME });
+    expect(graph.status).toBe(429);
+    expect(graph.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    // Probing for routes is no way around it.
+    expectRateLimited(await t.http().get('/api/no/such/route').set('x-forwarded-for', ip));
+    const unmatched = await t.http().get('/api/no/such/route').set('x-forwarded-for', '203.0.113.11');
+    expect(unmatched.status).toBe(404);
+    expectHeaders(unmatched, 12, 11);
+    // Another address, and a valid credential from the same address, are not affected.
+    expect((await t.http().get('/api/accounts/me').set('x-forwarded-for', '203.0.113.10').set('x-api-key', 'mas_not_a_key')).status).toBe(401);
+    const owner = await createAccount(t.orm);
+    expect((await t.http().get('/api/accounts/me').set('x-forwarded-for', ip).set(owner.headers)).status).toBe(200);
+  });
+
+  it('counts rejections by route in /metrics', async () => {
+    const metrics = await t.http().get('/metrics');
+    expect(metrics.text).toMatch(/rate_limit_rejections_total\{route="\/api\/accounts\/me",budget="api"\} [1-9]/);
+    expect(metrics.text).toMatch(/rate_limit_rejections_total\{route="\/api\/research\/track\/stats",budget="research"\} 1/);
+    expect(metrics.text).toMatch(/rate_limit_rejections_total\{route="\/graphql",budget="research"\} 1/);
+  });
+
+  it('holds across two API instances on one database', async () => {
+    const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3 });
+    const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
+    try {
+      const owner = await createAccount(t.orm);
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i += 1) {
+        const server = i % 2 ? other.server : t.app.server;
+        statuses.push((await supertest(server).get('/api/accounts/me').set(owner.headers)).status);
+      }
+      expect(statuses).toEqual([...Array(12).fill(200), 429, 429]);
+    } finally {
+      await other.stop();
+      await orm.close(true);
+    }
+  });
+
+  it('forgets windows that have passed (the counter table does not grow forever)', async () => {
+    const owner = await createAccount(t.orm);
+    await t.http().get('/api/accounts/me').set(owner.headers);
+    const rows = async () =>
+      (await t.orm.em.getConnection().execute('select count(*)::int as n from rate_limit_counters where key like ?', [`%${owner.account.id}`]))[0].n as number;
+    expect(await rows()).toBe(1);
+    await t.orm.em.getConnection().execute(`update rate_limit_counters set window_start = now() - interval '2 minutes' where key like ?`, [`%${owner.account.id}`]);
+    expect(await t.deps.rateLimiter.cleanup()).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toBe(0);
+    // An expired window starts afresh.
+    const res = await t.http().get('/api/accounts/me').set(owner.headers);
+    expectHeaders(res, 12, 11);
+  });
+});
