@@ -24,6 +24,11 @@ type Override = { kind: 'reply'; reply: FakeReply } | { kind: 'hang' };
  */
 export class FakeServer {
   readonly requests: RecordedRequest[] = [];
+  /** Delay of every normal answer, so tests can observe concurrency (maxInFlight). */
+  delayMs = 0;
+  /** Most requests answered at once since the last reset(). */
+  maxInFlight = 0;
+  private inFlight = 0;
   private readonly overrides: { pathPrefix: string; override: Override }[] = [];
   private server?: Server;
   url = '';
@@ -59,6 +64,8 @@ export class FakeServer {
   reset(): void {
     this.requests.length = 0;
     this.overrides.length = 0;
+    this.delayMs = 0;
+    this.maxInFlight = 0;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -75,7 +82,13 @@ export class FakeServer {
         this.send(res, override.reply);
         return;
       }
-      this.send(res, this.handle(recorded));
+      const reply = this.handle(recorded);
+      this.inFlight += 1;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      setTimeout(() => {
+        this.inFlight -= 1;
+        this.send(res, reply);
+      }, this.delayMs);
     });
   }
 

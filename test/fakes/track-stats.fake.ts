@@ -11,6 +11,8 @@ export function trackStatsFake() {
     const ids = ID_PARAMS.filter((p) => req.query.has(p));
     if (ids.length !== 1) return { status: 400, body: { result: 'error', message: 'Provide one track identifier' } };
     if (req.query.get(ids[0]) === 'UNKNOWN00000') return { status: 404, body: { result: 'error', message: 'Track not found' } };
+    // An ISRC with registrant code QZFAI always breaks upstream: per-track error tests.
+    if (req.query.get('isrc')?.startsWith('QZFAI')) return { status: 500, body: { result: 'error', message: 'Upstream broke' } };
     const requested = (req.query.get('source') ?? 'all').split(',');
     const sources = requested.includes('all') ? ['spotify', 'apple_music', 'deezer', 'youtube'] : requested;
     return {
