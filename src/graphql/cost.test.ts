@@ -16,7 +16,7 @@ describe('operationCost', () => {
     expect([...providers].sort()).toEqual([
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
-      'ResearchArtist.playlists', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats',
+      'ResearchArtist.playlists', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats', 'Song.stats',
     ]);
   });
 
@@ -39,6 +39,8 @@ describe('operationCost', () => {
     expect(cost('{ researchArtist(id: "1") { tracks { stats(source: "all") { result } } } }')).toEqual({ cost: 61, providerCalls: 6 });
     // 50 tracks and 50 stats objects (1 point) + 51 calls.
     expect(cost('{ researchArtist(id: "1") { tracks(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 512, providerCalls: 51 });
+    // Song.stats weighs as a provider call per song: a catalog page of 50 songs is 50 calls (+ 1 root, 1 for 100 objects).
+    expect(cost('{ catalog(id: "x") { songs(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 502, providerCalls: 50 });
   });
 
   it('ignores introspection and weighs an unknown operation name as 1', () => {

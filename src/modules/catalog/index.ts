@@ -8,7 +8,11 @@ import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
 import { songReachLoaders } from './catalog.loaders';
 import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
 import { catalogRoutes } from './catalog.routes';
-import type { Catalog, Song } from './catalog.types';
+import type { Catalog } from './catalog.types';
+import { Song } from './catalog.types';
+
+/** The graph's Song, for other modules' field resolvers. */
+export { Song };
 
 export const catalogModule: AppModule = {
   name: 'catalog',

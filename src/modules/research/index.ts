@@ -1,11 +1,11 @@
 import type { AppModule } from '../module';
 import { ResearchAnswer } from './research.entity';
-import { ResearchArtistResolver, ResearchPlaylistResolver, ResearchResolver, ResearchTrackResolver } from './research.resolver';
+import { ResearchArtistResolver, ResearchPlaylistResolver, ResearchResolver, ResearchTrackResolver, SongResearchResolver } from './research.resolver';
 import { researchRoutes } from './research.routes';
 
 export const researchModule: AppModule = {
   name: 'research',
   entities: [ResearchAnswer],
-  resolvers: [ResearchResolver, ResearchArtistResolver, ResearchTrackResolver, ResearchPlaylistResolver],
+  resolvers: [ResearchResolver, ResearchArtistResolver, ResearchTrackResolver, ResearchPlaylistResolver, SongResearchResolver],
   routes: researchRoutes,
 };

@@ -2,6 +2,8 @@ import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolv
 import type { Context } from '../../graphql/context';
 import { PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
+import { Song } from '../catalog';
+import { songStats } from './research.batch';
 import { ResearchService } from './research.service';
 import {
   ArtistPlaylistsResult,
@@ -176,7 +178,7 @@ export class ResearchTrackResolver {
     @Arg('only_current', () => Boolean, opt) only_current?: boolean,
   ) {
     if (!track.isrc) return null;
-    return new ResearchService(ctx).trackStats({ isrc: track.isrc, source, with_playlists, with_charts, only_current });
+    return songStats(ctx, track.isrc, { source, with_playlists, with_charts, only_current });
   }
 }
 
@@ -187,5 +189,29 @@ export class ResearchPlaylistResolver {
   curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
     if (!playlist.curator_id) return null;
     return new ResearchService(ctx).curator({ platform: playlist.platform, id: playlist.curator_id });
+  }
+}
+
+@Resolver(() => Song)
+export class SongResearchResolver {
+  @Extensions(PROVIDER_CALL)
+  @FieldResolver(() => TrackStatsResult, {
+    nullable: true,
+    description: "Statistics of the song's ISRC, as GET /api/research/track/stats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",
+  })
+  stats(
+    @Root() song: Song,
+    @Ctx() ctx: Context,
+    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
+    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
+    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
+    @Arg('with_stations', () => Boolean, opt) with_stations?: boolean,
+    @Arg('with_videos', () => Boolean, opt) with_videos?: boolean,
+    @Arg('with_links', () => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean,
+    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number,
+  ): Promise<TrackStatsResult> {
+    return songStats(ctx, song.isrc, { source, with_playlists, with_charts, with_stations, with_videos, with_links, only_current, limit, offset });
   }
 }

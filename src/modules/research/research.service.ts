@@ -13,6 +13,7 @@ import {
   platformSearchInput,
   researchSearchInput,
   trackStatsInput,
+  TrackStatsInput,
 } from './research.inputs';
 import { keys } from './research.keys';
 import { answerKey, StoredAnswer } from './research.loaders';
@@ -58,6 +59,46 @@ interface Served<T> {
   fromStore: boolean;
 }
 
+type SaveRow = { kind: StoredKind; key: string; source: string; payload: unknown };
+
+/** How a track stats request reaches the provider and storage: directly, or through a batch. */
+interface TrackStatsIo {
+  call<T>(fetch: () => Promise<T>): Promise<T>;
+  store(rows: SaveRow[]): Promise<Date>;
+}
+
+/** The one track identifier of a validated request, and the options that shape its answer. */
+function trackStatsTarget(input: TrackStatsInput) {
+  const idField = (Object.keys(TRACK_ID_PARAMS) as TrackIdField[]).find((k) => input[k] !== undefined)!;
+  const options = {
+    with_playlists: input.with_playlists,
+    with_charts: input.with_charts,
+    with_stations: input.with_stations,
+    with_videos: input.with_videos,
+    with_links: input.with_links,
+    only_current: input.only_current,
+    limit: input.limit,
+    offset: input.offset,
+  };
+  return { idField, id: input[idField]!, options };
+}
+
+/** Runs at most `concurrency` of the functions handed to it at once. */
+function limiter(concurrency: number) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (active >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
+    active += 1;
+    try {
+      return await run();
+    } finally {
+      active -= 1;
+      queue.shift()?.();
+    }
+  };
+}
+
 /** Failures after which stored data, however old, is better than nothing. */
 const PROVIDER_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE', 'PROVIDER_TIMEOUT']);
 const isProviderFailure = (error: unknown) => isAppError(error) && PROVIDER_FAILURES.has(error.code);
@@ -100,7 +141,9 @@ export class ResearchService {
   }
 
   /** Stores answers (one statement, so all or none) and returns their capture time. */
-  private async save(rows: { kind: StoredKind; key: string; source: string; payload: unknown }[]): Promise<Date> {
+  private async save(all: SaveRow[]): Promise<Date> {
+    // One statement may not touch a row twice (ON CONFLICT): of equal keys the last row wins.
+    const rows = [...new Map(all.map((r) => [answerKey(r.kind, r.key), r])).values()];
     const capturedAt = new Date();
     if (!rows.length) return capturedAt;
     await this.ctx.em.getConnection().execute(
@@ -149,19 +192,62 @@ export class ResearchService {
 
   async trackStats(args: Record<string, unknown>): Promise<TrackStatsResult> {
     requireViewer(this.ctx.viewer);
-    const input = validate(trackStatsInput, present(args));
-    const idField = (Object.keys(TRACK_ID_PARAMS) as TrackIdField[]).find((k) => input[k] !== undefined)!;
-    const id = input[idField]!;
-    const options = {
-      with_playlists: input.with_playlists,
-      with_charts: input.with_charts,
-      with_stations: input.with_stations,
-      with_videos: input.with_videos,
-      with_links: input.with_links,
-      only_current: input.only_current,
-      limit: input.limit,
-      offset: input.offset,
-    };
+    return this.trackStatsOf(validate(trackStatsInput, present(args)), { call: (fetch) => fetch(), store: (rows) => this.save(rows) });
+  }
+
+  /** Stored answers one track stats request reads (loader keys), so a batch can read all of them at once. */
+  trackStatsAnswerKeys(input: TrackStatsInput): string[] {
+    const { idField, id, options } = trackStatsTarget(input);
+    return input.source.map((s) => answerKey('track_stats', keys.trackStats(idField, id, s, options)));
+  }
+
+  /**
+   * Track stats of many tracks (validated inputs): one read of stored answers for all, provider
+   * calls for the misses at most `concurrency` at a time, one write for every answer fetched.
+   * A track's failure is its own entry (an Error), not the batch's.
+   */
+  async trackStatsBatch(inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStatsResult | Error)[]> {
+    requireViewer(this.ctx.viewer);
+    await this.ctx.loaders.researchAnswer.loadMany(inputs.flatMap((input) => this.trackStatsAnswerKeys(input)));
+    const limit = limiter(concurrency);
+    const pending: SaveRow[] = [];
+    let release!: () => void;
+    const allReached = new Promise<void>((resolve) => (release = resolve));
+    let reached = 0;
+    let settle!: { resolve: (at: Date) => void; reject: (error: unknown) => void };
+    const stored = new Promise<Date>((resolve, reject) => (settle = { resolve, reject }));
+    stored.catch(() => undefined); // each storing task observes the failure itself
+    const tasks = inputs.map((input) => {
+      let counted = false;
+      // A task is "reached" once it has handed its rows over or finished: then the one write may run.
+      const reach = () => {
+        if (counted) return;
+        counted = true;
+        reached += 1;
+        if (reached === inputs.length) release();
+      };
+      const io: TrackStatsIo = {
+        call: limit,
+        store: (rows) => {
+          pending.push(...rows);
+          reach();
+          return stored;
+        },
+      };
+      return this.trackStatsOf(input, io).finally(reach);
+    });
+    const settled = Promise.allSettled(tasks);
+    if (inputs.length) await allReached;
+    try {
+      settle.resolve(await this.save(pending));
+    } catch (error) {
+      settle.reject(error);
+    }
+    return (await settled).map((r) => (r.status === 'fulfilled' ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason))));
+  }
+
+  private async trackStatsOf(input: TrackStatsInput, io: TrackStatsIo): Promise<TrackStatsResult> {
+    const { idField, id, options } = trackStatsTarget(input);
     const keyOf = (source: string) => keys.trackStats(idField, id, source, options);
     const rows = await Promise.all(input.source.map((s) => this.load('track_stats', keyOf(s))));
     const record = (source: string, row: StoredAnswer): TrackStatsRecord => ({
@@ -185,7 +271,7 @@ export class ResearchService {
     const names = this.providers.platformNames;
     let answer: TrackStatsAnswer;
     try {
-      answer = await this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options });
+      answer = await io.call(() => this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options }));
     } catch (error) {
       if (rows.some(Boolean) && isProviderFailure(error)) {
         this.ctx.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider failed; serving stale stored data');
@@ -198,7 +284,7 @@ export class ResearchService {
       const source = names.neutral(String(entry?.source ?? ''));
       if (missing.includes(source) && !fetched.has(source)) fetched.set(source, isObj(entry.data) ? entry.data : {});
     }
-    const capturedAt = await this.save([
+    const capturedAt = await io.store([
       ...[...fetched].map(([source, data]) => ({ kind: 'track_stats' as const, key: keyOf(source), source: gate.source, payload: data })),
       { kind: 'track_info', key: keys.trackInfo(idField, id, options), source: gate.source, payload: { track_info: answer.track_info ?? null, source_ids: answer.source_ids ?? [] } },
     ]);
