@@ -34,6 +34,11 @@ export const cases: AccessCases = {
       body: { profile_url: `https://social.example.test/matrix-${s.unique}`, username: `matrix_${s.unique}`, follower_count: 1 },
     }),
   },
+  'PATCH /api/artists/:id': {
+    placesIds: true,
+    accountId: true,
+    request: async (s) => ({ path: `/api/artists/${await artistOf(s)}`, body: { research_id: '4100021' } }),
+  },
   // The roster honours both filters (decisions §3).
   'GET /api/artists': { accountId: true, organizationId: true },
   // {name, organization_id?}: no account_id (the harness's one is an unknown key, ignored);

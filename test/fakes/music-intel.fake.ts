@@ -39,6 +39,8 @@ export function musicIntelFake(tokens = new FakeTokens()) {
     if (req.path === '/api/genres') return ok([{ id: 11, name: 'shoegaze' }, { id: 12, name: 'synthwave' }]);
     if (req.path === '/api/search') {
       const q = req.query.get('q');
+      // A name the provider does not know: artist linking by search stores "no match".
+      if (q?.startsWith('Nobody')) return ok({ artists: [], playlists: {} });
       return ok({ artists: [{ id: 9002, name: `${q} artist` }], playlists: { spotify: [{ id: 1, name: `${q} playlist` }], applemusic: [] } });
     }
     if ((m = /^\/api\/artist\/(\d+)\/tracks$/.exec(req.path))) {

@@ -1,6 +1,7 @@
 import { createTestApp, TestApp } from '../../../test/app';
 import { as, router } from '../../../test/demo';
 import { createAccount, CreatedAccount } from '../../../test/factories';
+import { FAKE_REFRESH_TOKEN, musicIntelFake } from '../../../test/fakes/music-intel.fake';
 import { FAKE_TRACK_STATS_KEY, trackStatsFake } from '../../../test/fakes/track-stats.fake';
 
 const isrc = (n: number) => `USGRF26${String(n).padStart(5, '0')}`;
@@ -16,13 +17,17 @@ describe('research composed across the graph', () => {
   let t: TestApp;
   let owner: CreatedAccount;
   const stats = trackStatsFake();
+  const intel = musicIntelFake();
+  const searches = () => intel.server.requests.filter((r) => r.path === '/api/search').length;
 
   beforeAll(async () => {
-    await stats.start();
+    await Promise.all([stats.start(), intel.server.start()]);
     t = await createTestApp({
       env: {
         TRACK_STATS_API_URL: `${stats.url}/enterprise/v1`,
         TRACK_STATS_API_KEY: FAKE_TRACK_STATS_KEY,
+        MUSIC_INTEL_API_URL: intel.server.url,
+        MUSIC_INTEL_REFRESH_TOKEN: FAKE_REFRESH_TOKEN,
         PROVIDER_TIMEOUT_MS: '2000',
         PROVIDER_RETRIES: '0',
         PROVIDER_BREAKER_FAILURES: '500',
@@ -39,9 +44,12 @@ describe('research composed across the graph', () => {
   });
   afterAll(async () => {
     await t.close();
-    await stats.close();
+    await Promise.all([stats.close(), intel.server.close()]);
   });
-  beforeEach(() => stats.reset());
+  beforeEach(() => {
+    stats.reset();
+    intel.server.reset();
+  });
 
   it('answers roster → artists → catalogs → songs → stats in one request: one stored-data read, one provider call per missing ISRC, a failing song only fails its own field', async () => {
     const { result, statements } = await t.sql.measure(() => t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers));
@@ -91,5 +99,109 @@ describe('research composed across the graph', () => {
     expect(mine.body.data._entities[0].stats.stats[0].source).toBe('platform_a');
     const other = await t.graphql(query, { r: [{ __typename: 'Song', isrc: isrc(3) }] }, { ...as.otto, ...router });
     expect(other.body.data._entities).toEqual([null]);
+  });
+
+  describe('Artist.research', () => {
+    const RESEARCH = `query ($id: ID!) { artist(id: $id) { id research_link { research_id match matched_at } research { id tracks { isrc } } } }`;
+    const newArtist = async (name: string) => {
+      const res = await t.http().post('/api/artists').set(owner.headers).send({ name });
+      expect(res.status).toBe(200);
+      return res.body.artist.id as string;
+    };
+
+    it('links explicitly with PATCH /api/artists/{id}, and the graph follows the link without a search', async () => {
+      const id = await newArtist('Luna Waves Explicit');
+      const res = await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({ research_id: '4100021' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        status: 'success',
+        artist: { id, name: 'Luna Waves Explicit', research_id: '4100021', research_match: 'explicit', research_matched_at: expect.stringMatching(/^\d{4}-/) },
+      });
+      const graph = await t.graphql(RESEARCH, { id }, owner.headers);
+      expect(graph.body.errors).toBeUndefined();
+      expect(graph.body.data.artist.research_link).toEqual(expect.objectContaining({ research_id: '4100021', match: 'explicit' }));
+      expect(graph.body.data.artist.research.id).toBe('4100021');
+      expect(graph.body.data.artist.research.tracks.length).toBeGreaterThan(0);
+      expect(searches()).toBe(0);
+
+      // null clears the link; an explicit "none" is never replaced by a search.
+      const cleared = await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({ research_id: null });
+      expect(cleared.body.artist).toEqual(expect.objectContaining({ research_id: null, research_match: 'explicit' }));
+      const after = await t.graphql(RESEARCH, { id }, owner.headers);
+      expect(after.body.data.artist.research).toBeNull();
+      expect(searches()).toBe(0);
+    });
+
+    it('has a GraphQL twin with one input type', async () => {
+      const id = await newArtist('Twin Artist');
+      const res = await t.graphql(
+        `mutation ($input: LinkArtistResearchInput!) { linkArtistResearch(input: $input) { status artist { id research_id research_match } } }`,
+        { input: { artist_id: id, research_id: '4100021' } },
+        owner.headers,
+      );
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.linkArtistResearch.artist).toEqual({ id, research_id: '4100021', research_match: 'explicit' });
+    });
+
+    it('finds the research artist once by name, stores how it was matched, and stores "no match" too', async () => {
+      const id = await newArtist('Searchable Artist');
+      const first = await t.graphql(RESEARCH, { id }, owner.headers);
+      expect(first.body.errors).toBeUndefined();
+      expect(first.body.data.artist.research_link).toEqual(expect.objectContaining({ research_id: '9002', match: 'search' }));
+      expect(first.body.data.artist.research.id).toBe('9002');
+      expect(searches()).toBe(1);
+      expect(intel.server.requests.find((r) => r.path === '/api/search')!.query.get('q')).toBe('Searchable Artist');
+      await t.orm.em.getConnection().execute(`delete from research_answers where kind = 'search'`);
+      const again = await t.graphql(RESEARCH, { id }, owner.headers);
+      expect(again.body.data.artist.research.id).toBe('9002');
+      expect(searches()).toBe(1);
+
+      const nobody = await newArtist('Nobody Heard Of');
+      const none = await t.graphql(RESEARCH, { id: nobody }, owner.headers);
+      expect(none.body.errors).toBeUndefined();
+      expect(none.body.data.artist.research).toBeNull();
+      expect(none.body.data.artist.research_link).toEqual(expect.objectContaining({ research_id: null, match: 'search' }));
+      await t.orm.em.getConnection().execute(`delete from research_answers where kind = 'search'`);
+      await t.graphql(RESEARCH, { id: nobody }, owner.headers);
+      expect(searches()).toBe(2);
+
+      // A client corrects a search match with PATCH.
+      const fixed = await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({ research_id: '4100021' });
+      expect(fixed.body.artist.research_match).toBe('explicit');
+    });
+
+    it('refuses another account, bad ids and unknown artists, and stores nothing then', async () => {
+      const id = await newArtist('Guarded Artist');
+      const other = await t.http().patch(`/api/artists/${id}`).set(as.otto).send({ research_id: '4100021' });
+      expect({ status: other.status, code: other.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+      const bad = await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({ research_id: '41; drop table accounts' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details).toEqual([expect.objectContaining({ field: 'research_id' })]);
+      const missing = await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({});
+      expect(missing.status).toBe(400);
+      expect(missing.body.details).toEqual([expect.objectContaining({ field: 'research_id' })]);
+      const unknown = await t.http().patch('/api/artists/00000000-0000-4000-8000-00000000ffff').set(owner.headers).send({ research_id: '1' });
+      expect(unknown.status).toBe(404);
+      const rows = await t.orm.em.getConnection().execute(`select * from artist_research_links where artist_id = ?`, [id]);
+      expect(rows).toEqual([]);
+      // Reads follow reach: another account never sees the link, and no search runs for it.
+      const read = await t.graphql(RESEARCH, { id }, as.otto);
+      expect(read.body.data?.artist ?? null).toBeNull();
+      const viaRouter = await t.graphql(
+        `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id research { id } } } }`,
+        { r: [{ __typename: 'Artist', id }] },
+        { ...as.otto, ...router },
+      );
+      expect(viaRouter.body.data._entities).toEqual([null]);
+      expect(searches()).toBe(0);
+    });
+
+    it('resolves Artist.research from _entities for the router', async () => {
+      const id = await newArtist('Router Artist');
+      await t.http().patch(`/api/artists/${id}`).set(owner.headers).send({ research_id: '4100021' });
+      const res = await t.graphql(`query ($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id research { id } } } }`, { r: [{ __typename: 'Artist', id }] }, { ...owner.headers, ...router });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data._entities).toEqual([{ id, research: { id: '4100021' } }]);
+    });
   });
 });
