@@ -14,6 +14,7 @@ describe('operationCost', () => {
 
   it('knows the provider-backed fields from their @Extensions', () => {
     expect([...providers].sort()).toEqual([
+      'Artist.research', 'Artist.research_link',
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
       'ResearchArtist.playlists', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats', 'Song.stats',

@@ -49,6 +49,7 @@ export const ROUTES: Record<string, RouteExample> = {
   'GET /api/artist/socials': { query: { artist_account_id: DEMO.luna } },
   'GET /api/artists/{id}/socials': { params: { id: DEMO.luna } },
   'POST /api/artists/{id}/socials': { params: { id: DEMO.luna }, body: { profile_url: 'https://social.example/luna-docs', username: 'luna-docs' } },
+  'PATCH /api/artists/{id}': { params: { id: DEMO.luna }, body: { research_id: '4100021' } },
 
   'POST /api/catalogs': { body: { name: 'Documented catalog' } },
   'GET /api/catalogs/songs': { query: { catalog_id: DEMO.catalogNorthwind } },

@@ -37,6 +37,9 @@ export function checkRestInput(
   for (const [field, message] of Object.entries(route.refusedFields ?? {})) {
     if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
   }
+  for (const [field, message] of Object.entries(route.requiredBodyFields ?? {})) {
+    if (!(field in bodyObject)) problems.push({ field, message });
+  }
   for (const arg of args) {
     let origin: Origin;
     let value: unknown;

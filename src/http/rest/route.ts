@@ -19,6 +19,11 @@ export interface RestRoute {
    */
   refusedFields?: Record<string, string>;
   /**
+   * Body keys that must be present even where null is a meaningful value (sofa drops nulls, so the
+   * operation cannot tell an absent key from null), each with the message of its 400.
+   */
+  requiredBodyFields?: Record<string, string>;
+  /**
    * The zod schema of the operation's arguments: the same one its service validates with. The
    * OpenAPI document takes bounds, defaults and enums from it (z.toJSONSchema).
    */

@@ -5,7 +5,10 @@ import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
 import { artistRoutes } from './artist.routes';
 import { ArtistService } from './artist.service';
-import type { Artist } from './artist.types';
+import { Artist } from './artist.types';
+
+/** For other modules: the graph's Artist and the artist access rules. */
+export { Artist, ArtistService };
 import { isUuid } from './artist.inputs';
 
 export const artistModule: AppModule = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RestRoute } from '../../http/rest/route';
+import { linkArtistResearchInput } from './artist-research.service';
 import {
   artistPlaylistsInput,
   artistTracksInput,
@@ -22,4 +23,12 @@ export const researchRoutes: RestRoute[] = [
   { operation: 'Query.researchPlaylists', method: 'GET', path: '/research/playlists', tags: ['research'], errors: PROVIDER_ERRORS, input: artistPlaylistsInput },
   { operation: 'Query.researchSearch', method: 'GET', path: '/research', tags: ['research'], errors: PROVIDER_ERRORS, input: researchSearchInput },
   { operation: 'Query.platformASearch', method: 'GET', path: '/platform_a/search', tags: ['platform search'], errors: PROVIDER_ERRORS, input: platformSearchInput, omitNullFields: true },
+  {
+    operation: 'Mutation.updateArtist',
+    method: 'PATCH',
+    path: '/artists/:id',
+    tags: ['artists'],
+    input: linkArtistResearchInput,
+    requiredBodyFields: { research_id: 'is required: a research artist id (digits), or null to clear the link' },
+  },
 ];
