@@ -162,4 +162,25 @@ async function startRender(page: Page, composition: string, size: { width: numbe
     await until(() => page.textContent('#error'), (v) => /inputProps is not valid JSON/.test(v ?? ''), 'JSON error');
     expect(pageErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
+
+  it('runs a renderRun subscription in GraphiQL over graphql-ws, with the Headers tab as connection params', async () => {
+    const runId = (await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'IDE' }, width: 64, height: 64, durationInFrames: 30, codec: 'vp8' })).body.runId as string;
+    const page = await context.newPage();
+    // GraphiQL keeps the editors in localStorage: set them before it loads.
+    await page.goto(`${base}/graphql/assets/init.js`);
+    await page.evaluate(({ query, headers }) => {
+      localStorage.setItem('graphiql:query', query);
+      localStorage.setItem('graphiql:headers', headers);
+    }, {
+      query: `subscription Watch { renderRun(runId: "${runId}") { id status progress } }`,
+      headers: JSON.stringify({ 'x-api-key': as.nora['x-api-key'] }),
+    });
+    await page.goto(`${base}/graphql`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-execute-button');
+    await page.click('.graphiql-execute-button');
+    const result = await until(() => page.locator('.result-window').innerText(), (text) => /"status": "COMPLETED"/.test(text) || /error|closed/i.test(text), 'subscription result', 60_000);
+    expect(result).toContain(`"id": "${runId}"`);
+    expect(result).toContain('"status": "COMPLETED"');
+    expect(result).toContain('"progress": 1');
+  });
 });
