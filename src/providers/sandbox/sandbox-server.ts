@@ -18,6 +18,8 @@ export interface SandboxReply {
 /** What to do with the next matching request instead of the normal protocol answer. */
 type Override = { kind: 'reply'; reply: SandboxReply } | { kind: 'hang' };
 
+const MAX_BODY_BYTES = 64 * 1024;
+
 export interface SandboxServerOptions {
   /** Answer every Nth request with 429 and `Retry-After: 1` (0: never), as a rate-limited upstream does. */
   rateLimitEvery?: number;
@@ -76,9 +78,27 @@ export class SandboxServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      // No provider request carries more than a few hundred bytes: refuse rather than buffer.
+      if (size > MAX_BODY_BYTES) {
+        if (!res.headersSent) this.send(res, { status: 413, body: { error: 'Payload Too Large' } });
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
     req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://sandbox');
+      if (size > MAX_BODY_BYTES) return;
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox');
+      } catch {
+        // An unparsable request target must not crash the process that hosts the sandbox.
+        this.send(res, { status: 400, body: { error: 'Bad Request' } });
+        return;
+      }
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       this.requests.push(recorded);
       if (this.requests.length > (this.options.maxRecorded ?? 10_000)) this.requests.shift();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createTestApp, TestApp } from '../../../test/app';
 import { as } from '../../../test/demo';
 import { ResearchArtistGraphDocument } from '../../../test/generated/graphql';
@@ -44,6 +45,28 @@ describe('sandbox server', () => {
         if (res.status === 429) expect(res.headers.get('retry-after')).toBe('1');
       }
       expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('sandbox server against hostile requests', () => {
+  it('answers an unparsable request target and an oversized body with 400/413, and keeps serving', async () => {
+    const server = await new SandboxServer(() => ({ status: 200, body: { ok: true } })).start();
+    try {
+      const port = Number(new URL(server.url).port);
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400/);
+      const big = await fetch(`${server.url}/api/token`, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024) }).catch(() => undefined);
+      expect(big === undefined || big.status === 413).toBe(true);
+      expect((await fetch(`${server.url}/ok`)).status).toBe(200);
     } finally {
       await server.close();
     }
