@@ -22,9 +22,11 @@ export function platformASandbox(data: SandboxData, tokens = new SandboxTokens(3
     const a = artistById.get(id)!;
     return { external_urls: { spotify: `${open}/artist/${a.platformId}` }, href: `${server.url}/v1/artists/${a.platformId}`, id: a.platformId, name: a.name, type: 'artist', uri: `spotify:artist:${a.platformId}` };
   };
+  const albumSize = new Map<string, number>();
+  for (const t of data.tracks) albumSize.set(`${t.album}|${t.artistIds[0]}`, (albumSize.get(`${t.album}|${t.artistIds[0]}`) ?? 0) + 1);
   const albumId = (t: SandboxData['tracks'][number]) => `al${t.platformId.slice(2)}`;
   const albumItem = (t: SandboxData['tracks'][number]) => ({
-    album_type: 'album', total_tracks: data.tracks.filter((x) => x.album === t.album && x.artistIds[0] === t.artistIds[0]).length, available_markets: ['GB', 'US', 'DE'],
+    album_type: 'album', total_tracks: albumSize.get(`${t.album}|${t.artistIds[0]}`) ?? 1, available_markets: ['GB', 'US', 'DE'],
     external_urls: { spotify: `${open}/album/${albumId(t)}` }, href: `${server.url}/v1/albums/${albumId(t)}`, id: albumId(t), images: [{ url: `https://i.scdn.co/image/${albumId(t)}`, height: 640, width: 640 }],
     name: t.album ?? t.name, release_date: t.released, release_date_precision: 'day', type: 'album', uri: `spotify:album:${albumId(t)}`, artists: t.artistIds.map(simpleArtist),
   });
