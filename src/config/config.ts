@@ -105,6 +105,8 @@ const envSchema = z.object({
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
     .default('loopback'),
 
+  PROVIDERS: z.enum(['live', 'sandbox'], { message: 'must be live or sandbox' }).default('live'),
+  SANDBOX_RATE_LIMIT_EVERY: int(0, 0, 1_000_000),
   PLATFORM_A_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.spotify.com'),
   PLATFORM_A_ACCOUNTS_URL: z.string().url({ message: 'must be a URL' }).default('https://accounts.spotify.com'),
   PLATFORM_A_CLIENT_ID: optionalString,
@@ -156,6 +158,10 @@ const envSchema = z.object({
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
+  // Generated data must never pass for real research in production: refuse rather than warn.
+  if (e.PROVIDERS === 'sandbox' && e.NODE_ENV === 'production') {
+    ctx.addIssue({ code: 'custom', path: ['PROVIDERS'], message: 'sandbox serves generated data and is refused with NODE_ENV=production' });
+  }
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
   // A lease must survive a missed heartbeat or two, or live workers would lose their renders.
   if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
@@ -269,6 +275,10 @@ export type ResearchKind =
   | 'platform_search';
 
 export interface ProvidersConfig {
+  /** live: the configured upstreams; sandbox: local upstreams with generated data, started by main.ts. */
+  mode: 'live' | 'sandbox';
+  /** Sandbox only: every Nth upstream request answers 429 with Retry-After (0: never). */
+  sandboxRateLimitEvery: number;
   /** Resilience shared by every upstream client. */
   http: {
     timeoutMs: number;
@@ -344,6 +354,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       metricsToken: e.METRICS_TOKEN,
     },
     providers: {
+      mode: e.PROVIDERS,
+      sandboxRateLimitEvery: e.SANDBOX_RATE_LIMIT_EVERY,
       http: {
         timeoutMs: e.PROVIDER_TIMEOUT_MS,
         retries: e.PROVIDER_RETRIES,
