@@ -133,7 +133,7 @@ const envSchema = z.object({
   RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
   // Object storage (issue 17): unset keeps videos in RENDER_STORAGE_DIR.
   RENDER_STORAGE: optionalString.pipe(
-    z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()\/-]*)?$/, { message: 'must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lower-case letters, digits, dots, dashes)' }).optional(),
+    z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/, { message: 'must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lower-case letters, digits, dots, dashes)' }).optional(),
   ),
   S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
   S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, { message: 'must be a region name such as us-east-1 or auto' }).default('us-east-1'),
