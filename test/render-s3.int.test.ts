@@ -170,4 +170,24 @@ describe('video renders in object storage (real PostgreSQL, real ffmpeg, s3rver)
     expect(await content()).toBe('current');
     expect(await conn.execute('select status, attempts from render_runs where id = ?', [runId])).toEqual([{ status: 'COMPLETED', attempts: 2 }]);
   });
+
+  it('cancels a run even when the storage cannot be reached (a canceled run has no object to delete)', async () => {
+    // Still no running worker: the run stays QUEUED until canceled.
+    const runId = (await t.http().post('/api/video/render').set(as.nora).send(tiny)).body.runId as string;
+    const name = 'storage-down';
+    storage().client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'DeleteObjectCommand') throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { name: 'Error' });
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const cancel = await t.http().post(`/api/tasks/runs/${runId}/cancel`).set(as.nora);
+      expect(cancel.status).toBe(200);
+      expect(cancel.body.run).toMatchObject({ id: runId, status: 'CANCELED', output: null });
+    } finally {
+      storage().client.middlewareStack.remove(name);
+    }
+  });
 });

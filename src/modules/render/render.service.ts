@@ -160,7 +160,9 @@ export class RenderService {
     if (rows[0].job_id) {
       await this.render.queue.cancel(rows[0].job_id).catch((error) => this.ctx.log.warn({ err: error, runId }, 'job cancel failed'));
     }
-    await this.render.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`);
+    // Only a COMPLETED run has a stored video (published under the row lock), so this is tidying: an unreachable storage does not undo the cancel.
+    await this.render.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`)
+      .catch((error) => this.ctx.log.warn({ err: error, runId }, 'deleting a canceled run\'s video failed'));
     return this.toType(await this.load(run.id, true));
   }
 
