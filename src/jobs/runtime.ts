@@ -6,7 +6,6 @@ import { RenderQueue, SqlExecutor } from './queue';
 import { RenderMetrics } from './render.metrics';
 import { RunEventBus } from './run-events';
 import { UrlSigner } from './signed-url';
-import { S3RenderStorage } from './s3.storage';
 import { LocalRenderStorage, RenderStorage } from './storage';
 
 /** The render collaborators one process shares: queue, run events, file storage, link signer, metrics. */
@@ -30,7 +29,9 @@ export function createRenderRuntime(config: Config, databaseUrl: string, logger:
   const queue = new RenderQueue(databaseUrl, config.render, logger, Math.max(2, config.render.workers + 2));
   const events = new RunEventBus(databaseUrl, logger);
   const { s3, storageDir, urlTtlS } = config.render;
-  const storage = s3 ? new S3RenderStorage(s3, storageDir, urlTtlS) : new LocalRenderStorage(storageDir);
+  // The AWS SDK is loaded only when a bucket is configured: a local-storage process keeps its smaller heap.
+  const s3Storage = s3 ? new (require('./s3.storage') as typeof import('./s3.storage')).S3RenderStorage(s3, storageDir, urlTtlS) : undefined;
+  const storage: RenderStorage = s3Storage ?? new LocalRenderStorage(storageDir);
   return {
     queue,
     events,
@@ -39,7 +40,7 @@ export function createRenderRuntime(config: Config, databaseUrl: string, logger:
     metrics: new RenderMetrics(),
     async close() {
       await Promise.allSettled([queue.stop(), events.close()]);
-      if (storage instanceof S3RenderStorage) storage.close();
+      s3Storage?.close();
     },
   };
 }
