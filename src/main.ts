@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
-    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.storageDir}`,
+    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.s3 ? `s3://${config.render.s3.bucket}/${config.render.s3.prefix}` : config.render.storageDir}`,
     providerMode.banner,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
   ];

@@ -133,6 +133,13 @@ const envSchema = z.object({
   RESEARCH_TTL_PLATFORM_SEARCH_S: int(3600),
   RENDER_WORKERS: int(1, 0, 16),
   RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
+  // Object storage (issue 17): unset keeps videos in RENDER_STORAGE_DIR.
+  RENDER_STORAGE: optionalString.pipe(
+    z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/, { message: 'must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lower-case letters, digits, dots, dashes)' }).optional(),
+  ),
+  S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, { message: 'must be a region name such as us-east-1 or auto' }).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: bool.default(false),
   RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
   RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
   RENDER_RETRY_LIMIT: int(2, 0, 10),
@@ -177,6 +184,28 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Where RENDER_STORAGE=s3://bucket/prefix points, with S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE. */
+export interface S3Location {
+  bucket: string;
+  /** Key prefix without leading or trailing slash; empty for the bucket's root. */
+  prefix: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
+/** s3://bucket/prefix → bucket and a prefix without leading or trailing slashes. */
+function s3Location(e: Env): S3Location {
+  const [bucket, ...rest] = e.RENDER_STORAGE!.slice('s3://'.length).split('/');
+  return {
+    bucket,
+    prefix: rest.filter(Boolean).join('/'),
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -242,6 +271,8 @@ export interface Config {
     /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
     workers: number;
     storageDir: string;
+    /** RENDER_STORAGE=s3://…: videos in that bucket (scratch files stay in storageDir); unset: in storageDir. */
+    s3?: S3Location;
     urlTtlS: number;
     /** HMAC secret of signed video URLs; main.ts generates one (with a warning) when unset. */
     urlSecret?: string;
@@ -390,6 +421,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     render: {
       workers: e.RENDER_WORKERS,
       storageDir: e.RENDER_STORAGE_DIR,
+      s3: e.RENDER_STORAGE ? s3Location(e) : undefined,
       urlTtlS: e.RENDER_URL_TTL,
       urlSecret: e.RENDER_URL_SECRET,
       retryLimit: e.RENDER_RETRY_LIMIT,
