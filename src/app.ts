@@ -12,6 +12,7 @@ import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
 import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
+import { dashboardRouter } from './http/dashboard/dashboard.router';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
@@ -72,6 +73,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
   app.use(docsRouter(buildOpenApiDocument(plain, routes)));
+  // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
+  app.use(dashboardRouter());
 
   // Request limits: every operation is weighed and charged (REST routes charge in the router).
   const providerFields = providerFieldsOf(plain);

@@ -7,6 +7,7 @@ import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
 import { RenderWorker } from './jobs/render.worker';
+import { startProviderMode } from './providers/provider-mode';
 
 async function main(): Promise<void> {
   let config;
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel, {}, config.logPretty);
+  // Before the clients are built: in sandbox mode they must point at the local upstreams.
+  const providerMode = await startProviderMode(config, logger);
+  config = providerMode.config;
   const database = await openDatabase(config, logger);
 
   const deps = createDeps(config, database.orm, logger);
@@ -38,7 +42,8 @@ async function main(): Promise<void> {
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
-    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.storageDir}`,
+    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.s3 ? `s3://${config.render.s3.bucket}/${config.render.s3.prefix}` : config.render.storageDir}`,
+    providerMode.banner,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
   ];
   if (database.embedded || config.database.demoSeed === 'true') {
@@ -51,6 +56,7 @@ async function main(): Promise<void> {
     // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
     await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
     await app.stop();
+    await providerMode.close();
     await database.close();
   });
 }

@@ -1,13 +1,19 @@
 import { createTestApp, TestApp } from '../../../test/app';
 import { as, router } from '../../../test/demo';
 import { createAccount, CreatedAccount } from '../../../test/factories';
-import { FAKE_REFRESH_TOKEN, musicIntelFake } from '../../../test/fakes/music-intel.fake';
-import { FAKE_TRACK_STATS_KEY, trackStatsFake } from '../../../test/fakes/track-stats.fake';
+import { Sandbox, sandboxData } from '../../providers/sandbox';
 
-const isrc = (n: number) => `USGRF26${String(n).padStart(5, '0')}`;
-const FAILING = 'QZFAI2600001';
+/** Sandbox tracks past the demo catalog's (which have stored answers): the provider knows each of them. */
+const PROVIDED = sandboxData().tracks.slice(7, 56).map((track) => track.isrc);
+const isrc = (n: number) => PROVIDED[n];
+/** A track the sandbox knows, made to fail upstream with failWhen in each test. */
+const FAILING = PROVIDED[0];
 /** Stored in the demo data (platform_a and platform_b), fresh. */
 const STORED = 'GBNWR2400001';
+/** A generated (not demo) sandbox artist, found by an exact name search. */
+const SEARCHABLE = sandboxData().artists[150];
+/** No sandbox artist's name contains this: the search finds nothing. */
+const NOBODY = 'Nobody Heard Of';
 
 const COMPOSED = `query Composed($source: String!) {
   rosterArtists { name catalogs { name songs(limit: 100) { isrc stats(source: $source) { result stats { source data_source data } } } } }
@@ -16,18 +22,15 @@ const COMPOSED = `query Composed($source: String!) {
 describe('research composed across the graph', () => {
   let t: TestApp;
   let owner: CreatedAccount;
-  const stats = trackStatsFake();
-  const intel = musicIntelFake();
+  let sandbox: Sandbox;
+  let stats: Sandbox['trackStats'];
+  let intel: Sandbox['musicIntel'];
   const searches = () => intel.server.requests.filter((r) => r.path === '/api/search').length;
 
   beforeAll(async () => {
-    await Promise.all([stats.start(), intel.server.start()]);
     t = await createTestApp({
       env: {
-        TRACK_STATS_API_URL: `${stats.url}/enterprise/v1`,
-        TRACK_STATS_API_KEY: FAKE_TRACK_STATS_KEY,
-        MUSIC_INTEL_API_URL: intel.server.url,
-        MUSIC_INTEL_REFRESH_TOKEN: FAKE_REFRESH_TOKEN,
+        PROVIDERS: 'sandbox',
         PROVIDER_TIMEOUT_MS: '2000',
         PROVIDER_RETRIES: '0',
         PROVIDER_BREAKER_FAILURES: '500',
@@ -35,20 +38,28 @@ describe('research composed across the graph', () => {
         GRAPHQL_MAX_COST: '100000',
       },
     });
+    sandbox = t.providerMode.sandbox!;
+    ({ trackStats: stats, musicIntel: intel } = sandbox);
     owner = await createAccount(t.orm);
     const created = await t.graphql(`mutation { addCatalog(name: "Graph catalog") { catalog { id } } }`, {}, owner.headers);
     const catalogId = created.body.data.addCatalog.catalog.id;
-    const songs = [STORED, FAILING, ...Array.from({ length: 48 }, (_, i) => isrc(i + 1))].map((code) => ({ catalog_id: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
+    const songs = [STORED, ...PROVIDED].map((code) => ({ catalog_id: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
     const added = await t.graphql(`mutation ($songs: [CatalogSongInput!]!) { addCatalogSongs(songs: $songs) { status } }`, { songs }, owner.headers);
     expect(added.body.errors).toBeUndefined();
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all([stats.close(), intel.server.close()]);
   });
+  /** One song's upstream always breaks (per-song error tests); reset() drops it, so it is set again after each. */
+  const failOneSong = () => stats.failWhen((r) => r.query.get('isrc') === FAILING, { status: 500, body: { result: 'error', message: 'Upstream broke' } });
   beforeEach(() => {
-    stats.reset();
-    intel.server.reset();
+    sandbox.reset();
+    failOneSong();
+  });
+
+  it('uses sandbox tracks the provider knows, distinct from the stored one', () => {
+    expect(PROVIDED).toHaveLength(49);
+    expect(new Set([STORED, ...PROVIDED]).size).toBe(50);
   });
 
   it('answers roster → artists → catalogs → songs → stats in one request: one stored-data read, one provider call per missing ISRC, a failing song only fails its own field', async () => {
@@ -63,7 +74,7 @@ describe('research composed across the graph', () => {
 
     // The stored song costs no call; each other ISRC exactly one.
     const asked = stats.requests.map((r) => r.query.get('isrc'));
-    expect(asked.sort()).toEqual([FAILING, ...Array.from({ length: 48 }, (_, i) => isrc(i + 1))].sort());
+    expect(asked.sort()).toEqual([...PROVIDED].sort());
     // One read of stored answers for all 50 songs, one write of the 48 answers fetched.
     expect(statements.filter((sql) => /from research_answers/.test(sql))).toHaveLength(1);
     expect(statements.filter((sql) => /insert into research_answers/.test(sql))).toHaveLength(1);
@@ -72,6 +83,7 @@ describe('research composed across the graph', () => {
 
     // Answers are stored: the same query again makes no provider call but the failing one.
     stats.reset();
+    failOneSong();
     const again = await t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers);
     expect(again.body.data.rosterArtists[0].catalogs[0].songs.filter((s: { stats: unknown }) => s.stats)).toHaveLength(49);
     expect(stats.requests.map((r) => r.query.get('isrc'))).toEqual([FAILING]);
@@ -144,19 +156,21 @@ describe('research composed across the graph', () => {
     });
 
     it('finds the research artist once by name, stores how it was matched, and stores "no match" too', async () => {
-      const id = await newArtist('Searchable Artist');
+      const found = String(SEARCHABLE.id);
+      const id = await newArtist(SEARCHABLE.name);
       const first = await t.graphql(RESEARCH, { id }, owner.headers);
       expect(first.body.errors).toBeUndefined();
-      expect(first.body.data.artist.research_link).toEqual(expect.objectContaining({ research_id: '9002', match: 'search' }));
-      expect(first.body.data.artist.research.id).toBe('9002');
+      expect(first.body.data.artist.research_link).toEqual(expect.objectContaining({ research_id: found, match: 'search' }));
+      expect(first.body.data.artist.research.id).toBe(found);
       expect(searches()).toBe(1);
-      expect(intel.server.requests.find((r) => r.path === '/api/search')!.query.get('q')).toBe('Searchable Artist');
+      expect(intel.server.requests.find((r) => r.path === '/api/search')!.query.get('q')).toBe(SEARCHABLE.name);
       await t.orm.em.getConnection().execute(`delete from research_answers where kind = 'search'`);
       const again = await t.graphql(RESEARCH, { id }, owner.headers);
-      expect(again.body.data.artist.research.id).toBe('9002');
+      expect(again.body.data.artist.research.id).toBe(found);
       expect(searches()).toBe(1);
 
-      const nobody = await newArtist('Nobody Heard Of');
+      expect(sandbox.data.artists.some((a) => a.name.toLowerCase().includes(NOBODY.toLowerCase()))).toBe(false);
+      const nobody = await newArtist(NOBODY);
       const none = await t.graphql(RESEARCH, { id: nobody }, owner.headers);
       expect(none.body.errors).toBeUndefined();
       expect(none.body.data.artist.research).toBeNull();
