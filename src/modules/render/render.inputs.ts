@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitArg, uuid } from '../../common/validation';
+import { limitArg, pageArg, uuid } from '../../common/validation';
 import { RENDER_CODECS } from '../../jobs/codecs';
 
 const intIn = (min: number, max: number, def: number, what: string) =>
@@ -26,7 +26,8 @@ export type RenderVideoInput = z.output<typeof renderVideoInput>;
 /** GET /api/tasks/runs */
 export const runsInput = z.object({
   runId: uuid().optional().describe('one run; without it, the account\'s runs newest first'),
-  limit: limitArg(100, 20).describe('runs per answer, 1 to 100 (default 20)'),
+  page: pageArg().describe('Page number, from 1 (ignored with runId)'),
+  limit: limitArg(100, 20).describe('runs per page, 1 to 100 (default 20)'),
   account_id: uuid().optional().describe('another account the caller may access'),
 });
 
