@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limitArg, pageArg, uuid } from '../../common/validation';
 import { RENDER_CODECS } from '../../jobs/codecs';
+import { COMPOSITIONS, compositionIds } from '../../jobs/compositions';
 
 const intIn = (min: number, max: number, def: number, what: string) =>
   z
@@ -13,7 +14,12 @@ const intIn = (min: number, max: number, def: number, what: string) =>
 
 /** POST /api/video/render (api-spec.md: bounds and defaults). inputProps are checked by the composition. */
 export const renderVideoInput = z.object({
-  compositionId: z.string({ message: 'is required' }).min(1, { message: 'must not be empty' }).describe('a composition of GET /api/video/compositions'),
+  // Checked against the list by the service (its 400 lists them); the enum documents them for clients.
+  compositionId: z
+    .string({ message: 'is required' })
+    .min(1, { message: 'must not be empty' })
+    .describe('a composition of GET /api/video/compositions')
+    .meta({ enum: compositionIds() }),
   inputProps: z.record(z.string(), z.unknown()).default({}).describe('props of the composition (see GET /api/video/compositions)'),
   width: intIn(1, 3840, 720, 'width in pixels'),
   height: intIn(1, 3840, 1280, 'height in pixels'),
@@ -22,6 +28,12 @@ export const renderVideoInput = z.object({
   codec: z.enum(RENDER_CODECS, { message: `must be one of: ${RENDER_CODECS.join(', ')}` }).default('h264').describe('video codec: h264 and h265 in MP4, vp8 and vp9 in WebM'),
 });
 export type RenderVideoInput = z.output<typeof renderVideoInput>;
+
+/** A render request that works as is (Swagger's "Try it out" starts from it): the last composition with its own example props. */
+export function renderVideoExample(): Record<string, unknown> {
+  const composition = COMPOSITIONS[COMPOSITIONS.length - 1]!;
+  return { compositionId: composition.id, inputProps: composition.example, width: 720, height: 1280, fps: 30, durationInFrames: 240, codec: 'h264' };
+}
 
 /** GET /api/tasks/runs */
 export const runsInput = z.object({
