@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { createApp } from './app';
+import { App, createApp } from './app';
+import { assertPortFree, listen } from './common/listen';
 import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
@@ -21,18 +22,31 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel, {}, config.logPretty);
+  // A taken port is known before the sandbox, the embedded database, queue or worker start.
+  await assertPortFree(config.port, config.host);
   // Before the clients are built: in sandbox mode they must point at the local upstreams.
   const providerMode = await startProviderMode(config, logger);
   config = providerMode.config;
   const database = await openDatabase(config, logger);
 
   const deps = createDeps(config, database.orm, logger);
-  const app = await createApp(deps);
-  // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
-  await deps.render.queue.start();
-  const worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
-  await worker?.start();
-  await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
+  let app: App | undefined;
+  let worker: RenderWorker | undefined;
+  try {
+    app = await createApp(deps);
+    // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
+    await deps.render.queue.start();
+    worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
+    await worker?.start();
+    await listen(app.server, config.port, config.host);
+  } catch (error) {
+    // Whatever started is stopped (worker, queue, embedded PostgreSQL) so the process can exit now.
+    await worker?.stop(0).catch(() => undefined);
+    await (app ? app.stop() : deps.render.close()).catch(() => undefined);
+    await database.close().catch(() => undefined);
+    await providerMode.close().catch(() => undefined);
+    throw error;
+  }
 
   const base = config.publicUrl;
   logger.info({ port: config.port }, 'listening');
@@ -52,10 +66,11 @@ async function main(): Promise<void> {
   }
   console.log(`${lines.join('\n')}\n`);
 
+  const started = app;
   exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'shutting down: draining requests', async () => {
     // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
     await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
-    await app.stop();
+    await started.stop();
     await providerMode.close();
     await database.close();
   });

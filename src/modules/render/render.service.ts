@@ -4,6 +4,7 @@ import { requireViewer } from '../../auth/access';
 import { AppError, FieldProblem, notFound } from '../../common/errors';
 import { validate, zodProblems } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import { Pagination, pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
@@ -133,17 +134,21 @@ export class RenderService {
   }
 
   /** One run (runId) or the account's runs, newest first. */
-  async runs(args: { runId?: string | null; limit?: number | null; account_id?: string | null }): Promise<RenderRunType[]> {
+  async runs(args: { runId?: string | null; page?: number | null; limit?: number | null; account_id?: string | null }): Promise<{ runs: RenderRunType[]; pagination: Pagination | null }> {
     const viewer = requireViewer(this.ctx.viewer);
     const input = validate(runsInput, stripNulls(args));
     if (input.runId) {
       const run = await this.reachable(input.runId);
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
-      return [await this.toType(run)];
+      return { runs: [await this.toType(run)], pagination: null };
     }
     const accountId = await this.ctx.access.resolveAccount(viewer, input.account_id);
-    const rows = await this.ctx.em.find(RenderRun, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit });
-    return Promise.all(rows.map((r) => this.toType(fromEntity(r))));
+    const [rows, total] = await this.ctx.em.findAndCount(
+      RenderRun,
+      { account: accountId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
+    );
+    return { runs: await Promise.all(rows.map((r) => this.toType(fromEntity(r)))), pagination: pagination(total, input.page, input.limit) };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */
