@@ -8,6 +8,7 @@ import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 import { probe, renderEnv, startWorker } from '../support/render';
 import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { MailMessage } from '../../src/auth/mailer';
 import { freePort, listen } from '../sdk/listen';
 
 const root = join(__dirname, '..', '..');
@@ -24,6 +25,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
   let url: string;
   let worker: RenderWorker;
   let home: string;
+  const sent: MailMessage[] = [];
 
   /** Runs the built binary as a user would, with its own config directory. */
   const mas = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
@@ -46,6 +48,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
     const port = await freePort();
     t = await createTestApp({ env: renderEnv({ PUBLIC_URL: `http://127.0.0.1:${port}` }) });
     url = await listen(t, port);
+    t.deps.mailer = { send: async (m) => void sent.push(m) }; // the code a person would read in the mail
     worker = await startWorker(t);
     home = mkdtempSync(join(tmpdir(), 'mas-cli-'));
   }, 300_000);
@@ -83,6 +86,24 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
 
     const runs = JSON.parse((await mas(['runs', '--json'])).stdout) as { runs: { status: string }[] };
     expect(runs.runs.map((r) => r.status)).toEqual(['COMPLETED']);
+  });
+
+  it('signup of a person\'s address waits for the mailed code; verify <code> saves the key', async () => {
+    const person = { XDG_CONFIG_HOME: join(home, 'person') };
+    const email = `ivy.${randomUUID().slice(0, 8)}@example.test`;
+    const signup = await mas(['signup', email], person);
+    expect(signup.code).toBe(0);
+    expect(signup.stdout).toContain('mas verify <code>');
+    expect((await mas(['keys', 'list'], person)).code).toBe(3);
+    expect((await mas(['verify', '000000'], person)).code).toBe(4);
+    const code = /\b(\d{6})\b/.exec(sent.find((m) => m.to === email)?.text ?? '')?.[1];
+    expect(code).toBeDefined();
+    const verified = await mas(['verify', code!, '--json'], person);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout).api_key).toMatch(/^mas_/);
+    const listed = await mas(['keys', 'list', '--json'], person);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).keys).toHaveLength(1);
   });
 
   it('answers --help on every command and tells usage, auth, input and server errors apart by exit code', async () => {
