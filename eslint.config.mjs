@@ -13,4 +13,12 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The dashboard's plain browser script (public/dashboard): browser globals and graphql-ws's UMD build.
+    files: ['public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', sessionStorage: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', graphqlWs: 'readonly' },
+    },
+  },
 );

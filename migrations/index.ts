@@ -9,6 +9,7 @@ import { Migration20261123105000_JwtIdentities } from './Migration20261123105000
 import { Migration20261123110000_RateLimits } from './Migration20261123110000_RateLimits';
 import { Migration20261123120000_RenderLimits } from './Migration20261123120000_RenderLimits';
 import { Migration20261123130000_Invitations } from './Migration20261123130000_Invitations';
+import { Migration20261123150000_Settings } from './Migration20261123150000_Settings';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123110000_RateLimits', class: Migration20261123110000_RateLimits },
   { name: 'Migration20261123120000_RenderLimits', class: Migration20261123120000_RenderLimits },
   { name: 'Migration20261123130000_Invitations', class: Migration20261123130000_Invitations },
+  { name: 'Migration20261123150000_Settings', class: Migration20261123150000_Settings },
 ];

@@ -12,6 +12,7 @@ import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
 import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
+import { dashboardRouter } from './http/dashboard/dashboard.router';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
@@ -22,6 +23,8 @@ import { requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { modules } from './modules';
+import { sharedSetting } from './db/settings';
+import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './modules/render/render.files';
 
 export interface App {
@@ -33,6 +36,11 @@ export interface App {
 
 /** Builds the whole service on an unopened HTTP server: main.ts listens, tests use it directly. */
 export async function createApp(deps: AppDeps): Promise<App> {
+  if (deps.render.signer.needsKey) {
+    // Links must outlive a restart and work on every instance: the generated key lives in the database.
+    deps.render.signer.useKey(await sharedSetting(deps.orm, URL_SECRET_SETTING, newUrlSecret));
+    deps.logger.info('RENDER_URL_SECRET is not set: video links are signed with the key kept in the database (settings table)');
+  }
   const plain = await buildPlainSchema();
   const routes = modules.flatMap((m) => m.routes);
   const federated = buildFederatedSchema(plain, Object.assign({}, ...modules.map((m) => m.references ?? {})));
@@ -72,6 +80,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
   app.use(docsRouter(buildOpenApiDocument(plain, routes)));
+  // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
+  app.use(dashboardRouter());
 
   // Request limits: every operation is weighed and charged (REST routes charge in the router).
   const providerFields = providerFieldsOf(plain);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { createApp } from './app';
+import { App, createApp } from './app';
+import { assertPortFree, listen } from './common/listen';
 import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
@@ -7,6 +8,7 @@ import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
 import { RenderWorker } from './jobs/render.worker';
+import { startProviderMode } from './providers/provider-mode';
 
 async function main(): Promise<void> {
   let config;
@@ -20,15 +22,31 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel, {}, config.logPretty);
+  // A taken port is known before the sandbox, the embedded database, queue or worker start.
+  await assertPortFree(config.port, config.host);
+  // Before the clients are built: in sandbox mode they must point at the local upstreams.
+  const providerMode = await startProviderMode(config, logger);
+  config = providerMode.config;
   const database = await openDatabase(config, logger);
 
   const deps = createDeps(config, database.orm, logger);
-  const app = await createApp(deps);
-  // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
-  await deps.render.queue.start();
-  const worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
-  await worker?.start();
-  await new Promise<void>((resolve) => app.server.listen(config.port, config.host, resolve));
+  let app: App | undefined;
+  let worker: RenderWorker | undefined;
+  try {
+    app = await createApp(deps);
+    // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
+    await deps.render.queue.start();
+    worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
+    await worker?.start();
+    await listen(app.server, config.port, config.host);
+  } catch (error) {
+    // Whatever started is stopped (worker, queue, embedded PostgreSQL) so the process can exit now.
+    await worker?.stop(0).catch(() => undefined);
+    await (app ? app.stop() : deps.render.close()).catch(() => undefined);
+    await database.close().catch(() => undefined);
+    await providerMode.close().catch(() => undefined);
+    throw error;
+  }
 
   const base = config.publicUrl;
   logger.info({ port: config.port }, 'listening');
@@ -38,7 +56,8 @@ async function main(): Promise<void> {
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
-    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.storageDir}`,
+    `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.s3 ? `s3://${config.render.s3.bucket}/${config.render.s3.prefix}` : config.render.storageDir}`,
+    providerMode.banner,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
   ];
   if (database.embedded || config.database.demoSeed === 'true') {
@@ -47,10 +66,12 @@ async function main(): Promise<void> {
   }
   console.log(`${lines.join('\n')}\n`);
 
+  const started = app;
   exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'shutting down: draining requests', async () => {
     // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
     await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
-    await app.stop();
+    await started.stop();
+    await providerMode.close();
     await database.close();
   });
 }

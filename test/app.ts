@@ -7,6 +7,7 @@ import { Config, loadConfig } from '../src/config/config';
 import { initOrm, Orm } from '../src/db/orm';
 import { seedDemo } from '../src/db/seeders/demo.seeder';
 import { AppDeps, createDeps } from '../src/deps';
+import { ProviderMode, startProviderMode } from '../src/providers/provider-mode';
 import { createTestDatabase, TestDatabase } from './db';
 import { TEST_ROUTER_SECRET } from './demo';
 import { SqlCounter } from './sql-counter';
@@ -18,6 +19,8 @@ export interface TestApp {
   config: Config;
   db: TestDatabase;
   sql: SqlCounter;
+  /** PROVIDERS as main.ts applies it (with PROVIDERS=sandbox: the running sandbox upstreams). */
+  providerMode: ProviderMode;
   http(): supertest.Agent;
   /** POST /graphql with the given credentials headers. */
   graphql(query: string | DocumentNode, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<supertest.Response>;
@@ -35,8 +38,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = await createTestDatabase();
   // Suites drive one demo account far harder than any client: budgets are raised unless a test sets them.
   const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000' };
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
+  const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const providerMode = await startProviderMode(loaded, logger);
+  const config = providerMode.config;
   const orm = await initOrm({ url: db.url, poolMax: 5 });
   if (options.seed !== false) await seedDemo(orm, config);
   const deps = createDeps(config, orm, logger);
@@ -49,11 +54,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     db,
     sql,
+    providerMode,
     http: () => supertest.agent(app.server),
     graphql: (query, variables, headers = {}) =>
       supertest(app.server).post('/graphql').set('content-type', 'application/json').set(headers).send({ query: typeof query === 'string' ? query : print(query), variables }),
     async close() {
       await app.stop();
+      await providerMode.close();
       await orm.close(true);
       await db.drop();
     },

@@ -110,3 +110,27 @@ describe('render limits', () => {
     expect(() => loadConfig({ RENDER_HEARTBEAT_INTERVAL_S: '10', RENDER_HEARTBEAT_TIMEOUT_S: '20' })).toThrow(/RENDER_HEARTBEAT_TIMEOUT_S/);
   });
 });
+
+describe('render object storage (issue 17)', () => {
+  it('keeps videos in RENDER_STORAGE_DIR unless RENDER_STORAGE names a bucket', () => {
+    expect(loadConfig({}).render.s3).toBeUndefined();
+    expect(loadConfig({ RENDER_STORAGE: ' ' }).render.s3).toBeUndefined();
+  });
+
+  it('reads s3://bucket/prefix with the endpoint, region and path style', () => {
+    expect(loadConfig({ RENDER_STORAGE: 's3://media.example/renders/v1/', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'auto', S3_FORCE_PATH_STYLE: 'true' }).render.s3).toEqual({
+      bucket: 'media.example', prefix: 'renders/v1', endpoint: 'http://127.0.0.1:9000', region: 'auto', forcePathStyle: true,
+    });
+    expect(loadConfig({ RENDER_STORAGE: 's3://videos' }).render.s3).toEqual({ bucket: 'videos', prefix: '', endpoint: undefined, region: 'us-east-1', forcePathStyle: false });
+  });
+
+  it('refuses a value that is not an s3:// bucket, naming the variable', () => {
+    for (const bad of ['/var/renders', 'https://bucket/x', 's3://', 's3://UPPER', 's3://b', 's3://bucket/pre fix', 's3://bucket/a?b']) {
+      expect(() => loadConfig({ RENDER_STORAGE: bad })).toThrow(/RENDER_STORAGE/);
+    }
+    expect(() => loadConfig({ RENDER_STORAGE: 's3://videos', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ RENDER_STORAGE: 's3://videos', S3_ENDPOINT: 'ftp://minio' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ S3_REGION: 'us east' })).toThrow(/S3_REGION/);
+    expect(() => loadConfig({ S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+});

@@ -105,6 +105,8 @@ const envSchema = z.object({
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
     .default('loopback'),
 
+  PROVIDERS: z.enum(['live', 'sandbox'], { message: 'must be live or sandbox' }).default('live'),
+  SANDBOX_RATE_LIMIT_EVERY: int(0, 0, 1_000_000),
   PLATFORM_A_API_URL: z.string().url({ message: 'must be a URL' }).default('https://api.spotify.com'),
   PLATFORM_A_ACCOUNTS_URL: z.string().url({ message: 'must be a URL' }).default('https://accounts.spotify.com'),
   PLATFORM_A_CLIENT_ID: optionalString,
@@ -131,6 +133,13 @@ const envSchema = z.object({
   RESEARCH_TTL_PLATFORM_SEARCH_S: int(3600),
   RENDER_WORKERS: int(1, 0, 16),
   RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
+  // Object storage (issue 17): unset keeps videos in RENDER_STORAGE_DIR.
+  RENDER_STORAGE: optionalString.pipe(
+    z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/, { message: 'must be s3://bucket or s3://bucket/prefix (bucket: 3-63 lower-case letters, digits, dots, dashes)' }).optional(),
+  ),
+  S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, { message: 'must be a region name such as us-east-1 or auto' }).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: bool.default(false),
   RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
   RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
   RENDER_RETRY_LIMIT: int(2, 0, 10),
@@ -156,6 +165,10 @@ const envSchema = z.object({
 
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
+  // Generated data must never pass for real research in production: refuse rather than warn.
+  if (e.PROVIDERS === 'sandbox' && e.NODE_ENV === 'production') {
+    ctx.addIssue({ code: 'custom', path: ['PROVIDERS'], message: 'sandbox serves generated data and is refused with NODE_ENV=production' });
+  }
   // Bearer tokens are accepted only with issuer and audience enforced (decisions §4).
   // A lease must survive a missed heartbeat or two, or live workers would lose their renders.
   if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
@@ -171,6 +184,28 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Where RENDER_STORAGE=s3://bucket/prefix points, with S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE. */
+export interface S3Location {
+  bucket: string;
+  /** Key prefix without leading or trailing slash; empty for the bucket's root. */
+  prefix: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
+/** s3://bucket/prefix → bucket and a prefix without leading or trailing slashes. */
+function s3Location(e: Env): S3Location {
+  const [bucket, ...rest] = e.RENDER_STORAGE!.slice('s3://'.length).split('/');
+  return {
+    bucket,
+    prefix: rest.filter(Boolean).join('/'),
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -236,6 +271,8 @@ export interface Config {
     /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
     workers: number;
     storageDir: string;
+    /** RENDER_STORAGE=s3://…: videos in that bucket (scratch files stay in storageDir); unset: in storageDir. */
+    s3?: S3Location;
     urlTtlS: number;
     /** HMAC secret of signed video URLs; main.ts generates one (with a warning) when unset. */
     urlSecret?: string;
@@ -269,6 +306,10 @@ export type ResearchKind =
   | 'platform_search';
 
 export interface ProvidersConfig {
+  /** live: the configured upstreams; sandbox: local upstreams with generated data, started by main.ts. */
+  mode: 'live' | 'sandbox';
+  /** Sandbox only: every Nth upstream request answers 429 with Retry-After (0: never). */
+  sandboxRateLimitEvery: number;
   /** Resilience shared by every upstream client. */
   http: {
     timeoutMs: number;
@@ -344,6 +385,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       metricsToken: e.METRICS_TOKEN,
     },
     providers: {
+      mode: e.PROVIDERS,
+      sandboxRateLimitEvery: e.SANDBOX_RATE_LIMIT_EVERY,
       http: {
         timeoutMs: e.PROVIDER_TIMEOUT_MS,
         retries: e.PROVIDER_RETRIES,
@@ -378,6 +421,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     render: {
       workers: e.RENDER_WORKERS,
       storageDir: e.RENDER_STORAGE_DIR,
+      s3: e.RENDER_STORAGE ? s3Location(e) : undefined,
       urlTtlS: e.RENDER_URL_TTL,
       urlSecret: e.RENDER_URL_SECRET,
       retryLimit: e.RENDER_RETRY_LIMIT,

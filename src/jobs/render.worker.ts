@@ -174,10 +174,12 @@ export class RenderWorker {
         signal: abort.signal,
         onFrame: this.progressWriter(runId, attempt, payload.durationInFrames, abort),
       });
-      const stored = await this.complete(runId, attempt, key, partial, (bytes) => ({ key, mimeType: codec.mimeType, bytes, ...spec, codec: payload.codec }));
+      const stored = await this.complete(runId, attempt, key, partial, (bytes) => ({ key, mimeType: codec.mimeType, bytes, ...spec, codec: payload.codec }), abort.signal);
       if (!stored) outcome = 'LOST';
       log.info({ bytes: stored?.bytes, completed: Boolean(stored) }, stored ? 'render finished' : 'render finished, but the run is no longer this attempt\'s: file dropped');
-    } catch (error) {
+    } catch (thrown) {
+      // An aborted upload throws the SDK's own AbortError: the abort's reason says why it stopped.
+      const error = abort.signal.aborted && !(thrown instanceof RenderStopped) && abort.signal.reason instanceof RenderStopped ? abort.signal.reason : thrown;
       outcome = outcomeOf(error, job);
       await this.afterFailure(job, runId, attempt, key, error, log);
     } finally {
@@ -191,21 +193,32 @@ export class RenderWorker {
   }
 
   /**
-   * Moves the finished file in and marks the run COMPLETED, under the run's row lock and only while
-   * the run is still this attempt's: a takeover cannot interleave, and a late attempt stores nothing.
+   * Uploads the finished file unpublished, then publishes it and marks the run COMPLETED under the
+   * run's row lock, only while the run is still this attempt's: a takeover cannot interleave, and a
+   * late attempt's upload is discarded, never replacing the winner's file.
    * Returns the stored output, or undefined when the run is no longer `attempt`'s.
    */
-  async complete(runId: string, attempt: number, key: string, partial: string, describe: (bytes: number) => StoredOutput): Promise<StoredOutput | undefined> {
-    return this.deps.orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
-      const mine = await sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ? for update`, [runId, attempt]);
-      if (!mine.length) return undefined;
-      const { bytes } = await this.deps.storage.put(key, partial);
-      const output = describe(bytes);
-      await sql(`update render_runs set status = 'COMPLETED', progress = 1, output = ?::jsonb, finished_at = now() where id = ?`, [JSON.stringify(output), runId]);
-      return output;
-    });
+  async complete(runId: string, attempt: number, key: string, partial: string, describe: (bytes: number) => StoredOutput, signal?: AbortSignal): Promise<StoredOutput | undefined> {
+    // Checked before the upload too, so a late attempt does not upload a video only to discard it.
+    const owned = await this.sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ?`, [runId, attempt]);
+    if (!owned.length) return undefined;
+    const staged = await this.deps.storage.stage(key, partial, signal);
+    let published = false;
+    try {
+      return await this.deps.orm.em.fork().transactional(async (tx) => {
+        const em = tx as EntityManager;
+        const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+        const mine = await sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ? for update`, [runId, attempt]);
+        if (!mine.length) return undefined;
+        await staged.commit();
+        published = true;
+        const output = describe(staged.bytes);
+        await sql(`update render_runs set status = 'COMPLETED', progress = 1, output = ?::jsonb, finished_at = now() where id = ?`, [JSON.stringify(output), runId]);
+        return output;
+      });
+    } finally {
+      if (!published) await staged.discard().catch(() => undefined);
+    }
   }
 
   /** Renews the attempt's lease; when the run is no longer this attempt's, the render stops. */

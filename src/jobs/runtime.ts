@@ -18,23 +18,32 @@ export interface RenderRuntime {
   close(): Promise<void>;
 }
 
-export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger, { servesLinks = true } = {}): RenderRuntime {
-  let secret = config.render.urlSecret;
-  if (!secret) {
-    // Only an API instance hands out links; a worker process never signs one.
-    secret = randomBytes(32).toString('base64url');
-    if (servesLinks) logger.warn('RENDER_URL_SECRET is not set: video links are signed with a key made at start; they stop working at restart and on other instances');
-  }
+/** Name of the settings row holding the generated link key when RENDER_URL_SECRET is unset. */
+export const URL_SECRET_SETTING = 'render_url_secret';
+
+/** A fresh link key, stored once by the first instance (sharedSetting) and used by all. */
+export function newUrlSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Without RENDER_URL_SECRET the signer has no key yet: createApp loads the shared one from the database. */
+export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger): RenderRuntime {
+  const secret = config.render.urlSecret;
   const queue = new RenderQueue(databaseUrl, config.render, logger, Math.max(2, config.render.workers + 2));
   const events = new RunEventBus(databaseUrl, logger);
+  const { s3, storageDir, urlTtlS } = config.render;
+  // The AWS SDK is loaded only when a bucket is configured: a local-storage process keeps its smaller heap.
+  const s3Storage = s3 ? new (require('./s3.storage') as typeof import('./s3.storage')).S3RenderStorage(s3, storageDir, urlTtlS) : undefined;
+  const storage: RenderStorage = s3Storage ?? new LocalRenderStorage(storageDir);
   return {
     queue,
     events,
-    storage: new LocalRenderStorage(config.render.storageDir),
+    storage,
     signer: new UrlSigner(secret, config.publicUrl, config.render.urlTtlS),
     metrics: new RenderMetrics(),
     async close() {
       await Promise.allSettled([queue.stop(), events.close()]);
+      s3Storage?.close();
     },
   };
 }

@@ -3,10 +3,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** HMAC-signed, expiring links to rendered files: the link itself is the credential. */
 export class UrlSigner {
   constructor(
-    private readonly secret: string,
+    private secret: string | undefined,
     private readonly baseUrl: string,
     private readonly ttlS: number,
   ) {}
+
+  /** True when no key was configured: the app then loads the one every instance shares. */
+  get needsKey(): boolean {
+    return this.secret === undefined;
+  }
+
+  /** Sets the shared key once, before the first link is signed or checked. */
+  useKey(secret: string): void {
+    if (this.secret !== undefined) throw new Error('the link signer already has a key');
+    this.secret = secret;
+  }
 
   sign(key: string, now = Date.now()): { url: string; expiresAt: Date } {
     const expires = Math.floor(now / 1000) + this.ttlS;
@@ -24,6 +35,8 @@ export class UrlSigner {
   }
 
   private signature(key: string, expires: number): string {
+    // Only reachable when the composition root skipped useKey: never sign with a made-up key.
+    if (this.secret === undefined) throw new Error('the link signer has no key');
     return createHmac('sha256', this.secret).update(`${key}\n${expires}`).digest('base64url');
   }
 }

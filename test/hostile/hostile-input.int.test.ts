@@ -18,10 +18,7 @@ import { ERROR_CODES } from '../../src/common/errors';
 import { DEMO_KEYS } from '../../src/db/seeders/demo.data';
 import { buildFederatedSchema, buildPlainSchema } from '../../src/graphql/schema';
 import { createTestApp, TestApp } from '../app';
-import { FakeServer } from '../fakes/fake-server';
-import { FAKE_REFRESH_TOKEN, musicIntelFake } from '../fakes/music-intel.fake';
-import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, platformAFake } from '../fakes/platform-a.fake';
-import { FAKE_TRACK_STATS_KEY, trackStatsFake } from '../fakes/track-stats.fake';
+import { Sandbox, SANDBOX_CLIENT_SECRET, SANDBOX_REFRESH_TOKEN, SANDBOX_TRACK_STATS_KEY, startSandbox } from '../../src/providers/sandbox';
 import { as, DEMO, router, TEST_ROUTER_SECRET } from '../demo';
 import { PARAMS, ROUTES } from '../openapi/examples';
 import { DEMO_UUID, deref, sampleObject, sampleValue } from '../openapi/requests';
@@ -289,24 +286,14 @@ describe('hostile input over every route (fast-check, from the OpenAPI document 
   let t: TestApp;
   let base: string;
   let secrets: string[];
-  // Providers are configured (local fakes), so research routes send hostile input upstream too.
-  const platformA = platformAFake();
-  const stats = trackStatsFake();
-  const intel = musicIntelFake();
-  const servers: FakeServer[] = [platformA.server, stats, intel.server];
+  // Providers are the sandbox upstreams, so research routes send hostile input upstream too.
+  let sandbox: Sandbox;
   beforeAll(async () => {
-    await Promise.all(servers.map((s) => s.start()));
+    sandbox = await startSandbox();
     t = await createTestApp({
       env: {
         RENDER_URL_SECRET,
-        PLATFORM_A_API_URL: platformA.server.url,
-        PLATFORM_A_ACCOUNTS_URL: platformA.server.url,
-        PLATFORM_A_CLIENT_ID: FAKE_CLIENT_ID,
-        PLATFORM_A_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-        TRACK_STATS_API_URL: `${stats.url}/enterprise/v1`,
-        TRACK_STATS_API_KEY: FAKE_TRACK_STATS_KEY,
-        MUSIC_INTEL_API_URL: intel.server.url,
-        MUSIC_INTEL_REFRESH_TOKEN: FAKE_REFRESH_TOKEN,
+        ...sandbox.env,
         PROVIDER_TIMEOUT_MS: '1000',
         PROVIDER_RETRIES: '0',
         PROVIDER_BREAKER_FAILURES: '1000',
@@ -315,11 +302,11 @@ describe('hostile input over every route (fast-check, from the OpenAPI document 
     // One listening port for the whole run (supertest on an unopened server listens anew per request).
     await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    secrets = [TEST_ROUTER_SECRET, RENDER_URL_SECRET, t.db.url, t.db.name, 'postgres://', FAKE_CLIENT_SECRET, FAKE_TRACK_STATS_KEY, FAKE_REFRESH_TOKEN, ...DEMO_KEYS.map((k) => k.raw)];
+    secrets = [TEST_ROUTER_SECRET, RENDER_URL_SECRET, t.db.url, t.db.name, 'postgres://', SANDBOX_CLIENT_SECRET, SANDBOX_TRACK_STATS_KEY, SANDBOX_REFRESH_TOKEN, ...DEMO_KEYS.map((k) => k.raw)];
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all(servers.map((s) => s.close()));
+    await sandbox.close();
   });
 
   async function send(sent: Sent): Promise<string[]> {
@@ -351,7 +338,7 @@ describe('hostile input over every route (fast-check, from the OpenAPI document 
   async function run<T>(name: string, arbitrary: fc.Arbitrary<T>, requests: number, toRequest: (value: T) => Sent): Promise<void> {
     let last = '';
     const property = fc.asyncProperty(fc.array(arbitrary, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-      servers.forEach((s) => s.reset());
+      sandbox.reset();
       const problems = (await Promise.all(batch.map((value) => send(toRequest(value))))).flat();
       if (problems.length) last = problems[0];
       return problems.length === 0;

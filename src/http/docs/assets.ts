@@ -33,5 +33,7 @@ export function graphiqlAssets(): Record<string, Asset> {
     'react-dom.production.min.js': { file: join(reactDom, 'umd', 'react-dom.production.min.js'), type: 'text/javascript; charset=utf-8' },
     'graphiql.min.js': { file: join(graphiql, 'dist', 'index.umd.js'), type: 'text/javascript; charset=utf-8' },
     'graphiql.min.css': { file: join(graphiql, 'dist', 'style.css'), type: 'text/css; charset=utf-8' },
+    // graphql-ws's browser build: GraphiQL's subscriptions (and the dashboard's) go over it.
+    'graphql-ws.min.js': { file: join(packageDir('graphql-ws'), 'umd', 'graphql-ws.min.js'), type: 'text/javascript; charset=utf-8' },
   };
 }

@@ -29,6 +29,12 @@ export function docsRouter(openapi: OpenApiDocument): express.Router {
     res.locals.route = '/api/openapi.json';
     res.type('application/json; charset=utf-8').set('access-control-allow-origin', '*').send(body);
   });
+  // Browsers ask every origin for /favicon.ico; Swagger UI's own icon (a PNG, which browsers accept there) answers it.
+  const icon = swaggerAssets()['favicon-32x32.png'];
+  router.get('/favicon.ico', (_req, res) => {
+    res.locals.route = '/favicon.ico';
+    res.type(icon.type).set('cache-control', 'public, max-age=86400').sendFile(icon.file);
+  });
   router.get(['/api/docs', '/api/docs/'], (_req, res) => {
     res.locals.route = '/api/docs';
     res.type('text/html; charset=utf-8').set('content-security-policy', DOCS_CSP).send(swaggerPage());

@@ -52,6 +52,7 @@ export function graphiqlPage(): string {
   <script src="/graphql/assets/react.production.min.js"></script>
   <script src="/graphql/assets/react-dom.production.min.js"></script>
   <script src="/graphql/assets/graphiql.min.js"></script>
+  <script src="/graphql/assets/graphql-ws.min.js"></script>
   <script src="/graphql/assets/init.js"></script>
 </body>
 </html>
@@ -60,8 +61,28 @@ export function graphiqlPage(): string {
 
 /** Credentials go in the Headers tab, e.g. {"x-api-key": "mas_..."}; GraphiQL keeps them locally. */
 export const GRAPHIQL_INIT = `(function () {
-  var fetcher = GraphiQL.createFetcher({ url: window.location.origin + '/graphql' });
-  var defaultQuery = '# Put your credentials in the Headers tab below, e.g.\\n#   {"x-api-key": "mas_..."}\\n\\nquery Me {\\n  me {\\n    account { id name kind organizations { id name } }\\n  }\\n}\\n';
+  var url = window.location.origin + '/graphql';
+  var http = GraphiQL.createFetcher({ url: url });
+  // Subscriptions go over graphql-ws; the Headers tab becomes the socket's connection params,
+  // so a new socket is opened when the headers change.
+  var socket = null;
+  var socketHeaders = null;
+  function wsFetcher(headers) {
+    var key = JSON.stringify(headers || {});
+    if (!socket || socketHeaders !== key) {
+      if (socket) socket.dispose();
+      socket = graphqlWs.createClient({ url: url.replace(/^http/, 'ws'), connectionParams: headers || {}, lazy: true, retryAttempts: 0 });
+      socketHeaders = key;
+    }
+    return GraphiQL.createFetcher({ url: url, wsClient: socket });
+  }
+  var fetcher = function (params, options) {
+    var subscription = options && options.documentAST && options.documentAST.definitions.some(function (d) {
+      return d.kind === 'OperationDefinition' && d.operation === 'subscription' && (!params.operationName || (d.name && d.name.value === params.operationName));
+    });
+    return subscription ? wsFetcher(options.headers)(params, options) : http(params, options);
+  };
+  var defaultQuery = '# Put your credentials in the Headers tab below, e.g.\\n#   {"x-api-key": "mas_..."}\\n# Subscriptions (renderRun) stream over a websocket with the same headers.\\n\\nquery Me {\\n  me {\\n    account { id name kind organizations { id name } }\\n  }\\n}\\n';
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
     fetcher: fetcher,

@@ -15,7 +15,7 @@ import {
 import { createSofa, OpenAPI } from 'sofa-api';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
-import { ERROR_STATUS } from './error-status';
+import { ERROR_STATUS, ErrorBody } from './error-status';
 import { operationField } from './inputs';
 import type { RestRoute } from './route';
 
@@ -49,6 +49,21 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   502: 'An upstream provider answered with an error',
   503: 'Provider not configured, circuit open, or database unavailable; retry after `Retry-After` seconds',
   504: 'An upstream provider did not answer in time',
+};
+
+/** The example body of each error status: its own code (the one the status table maps to it). */
+const ERROR_EXAMPLES: Record<number, ErrorBody> = {
+  400: { status: 'error', error: 'Invalid input', code: 'BAD_USER_INPUT', details: [{ field: 'limit', message: 'must be at most 100' }] },
+  401: { status: 'error', error: 'Authentication required: send x-api-key or Authorization: Bearer', code: 'UNAUTHENTICATED' },
+  403: { status: 'error', error: 'No access to this account', code: 'FORBIDDEN' },
+  404: { status: 'error', error: 'Not found', code: 'NOT_FOUND' },
+  409: { status: 'error', error: 'A template with this title exists', code: 'CONFLICT' },
+  415: { status: 'error', error: 'The body must be application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  429: { status: 'error', error: 'Rate limit exceeded: retry after 12 seconds', code: 'RATE_LIMITED' },
+  500: { status: 'error', error: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' },
+  502: { status: 'error', error: 'The provider answered with an error', code: 'PROVIDER_ERROR' },
+  503: { status: 'error', error: 'The provider is unavailable: retry later', code: 'PROVIDER_UNAVAILABLE' },
+  504: { status: 'error', error: 'The provider did not answer in time', code: 'PROVIDER_TIMEOUT' },
 };
 
 export interface OpenApiOptions {
@@ -175,7 +190,7 @@ function operationFor(
   for (const status of errorStatuses(route, field.args)) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, ...(ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}) } },
       ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
     };
   }
@@ -190,7 +205,12 @@ function operationFor(
       ? {
           requestBody: {
             required: bodyRequired.length > 0,
-            content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+                ...(route.example ? { example: route.example } : {}),
+              },
+            },
           },
         }
       : {}),

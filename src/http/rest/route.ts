@@ -25,6 +25,8 @@ export interface RestRoute {
   input?: z.ZodObject;
   tags?: string[];
   description?: string;
+  /** A complete request body that works as is: the document's example (Swagger "Try it out" starts from it). */
+  example?: Record<string, unknown>;
   /**
    * Error codes this route answers with beyond the ones the OpenAPI document infers (400 with
    * input, 401/403 with credentials, 404 with path parameters or id arguments, 500, 503), e.g.

@@ -102,7 +102,7 @@ describe('agent templates (real PostgreSQL)', () => {
 
     const friendFav = await t.http().put(`/api/agents/templates/${id}/favorite`).set(friend.headers).send({ is_favourite: true });
     expect(friendFav.status).toBe(200);
-    expect(friendFav.body).toEqual({ status: 'success' });
+    expect(friendFav.body).toMatchObject({ status: 'success', is_favourite: true });
 
     const unshared = await t.http().patch(`/api/agents/templates/${id}`).set(owner.headers).send({ shared_emails: [] });
     expect(unshared.status).toBe(200);

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphq
 import type { Context } from '../../graphql/context';
 import { SuccessStatus } from '../../graphql/common.types';
 import { AgentService } from './agent.service';
-import { AgentTemplateResult, AgentTemplatesResult, AgentTemplateStatusResult } from './agent.types';
+import { AgentTemplateFavoriteResult, AgentTemplateResult, AgentTemplatesResult, AgentTemplateStatusResult } from './agent.types';
 
 @Resolver()
 export class AgentResolver {
@@ -15,16 +15,15 @@ export class AgentResolver {
   }
 
   @Authorized()
-  @Mutation(() => AgentTemplateStatusResult, {
-    description: "Sets the caller's favorite state of a template it can see (idempotent); a template it cannot see is NOT_FOUND",
+  @Mutation(() => AgentTemplateFavoriteResult, {
+    description: "Sets the caller's favorite state of a template it can see (idempotent) and answers it with the new favorites_count; a template it cannot see is NOT_FOUND",
   })
   async setAgentTemplateFavorite(
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
     @Arg('is_favourite', () => Boolean, { description: 'The desired favorite state' }) isFavourite: boolean,
-  ): Promise<AgentTemplateStatusResult> {
-    await new AgentService(ctx).setFavorite(id, isFavourite);
-    return { status: SuccessStatus.success };
+  ): Promise<AgentTemplateFavoriteResult> {
+    return { status: SuccessStatus.success, ...(await new AgentService(ctx).setFavorite(id, isFavourite)) };
   }
 
   @Authorized()

@@ -54,13 +54,14 @@ export class AgentService {
 
   /**
    * Sets the caller's favourite state. The template row is locked first, so concurrent calls on
-   * one template run one after another and favorites_count is recounted from template_favourites.
+   * one template run one after another and favorites_count is recounted from template_favourites;
+   * the count answered is the one written in this transaction.
    */
-  async setFavorite(id: string, isFavourite: boolean): Promise<void> {
+  async setFavorite(id: string, isFavourite: boolean): Promise<{ favorites_count: number; is_favourite: boolean }> {
     const viewer = requireViewer(this.ctx.viewer);
     const input = validate(setFavoriteInput, { id, is_favourite: isFavourite });
     const visible = this.ctx.access.templateVisibility(viewer, 't');
-    await this.ctx.em.transactional(async (tx) => {
+    return this.ctx.em.transactional(async (tx) => {
       const locked = await tx.execute<{ id: string }[]>(
         `select t.id from agent_templates t where t.id = ? and ${visible.sql} for update of t`,
         [input.id, ...visible.bindings],
@@ -75,11 +76,12 @@ export class AgentService {
       } else {
         await tx.execute('delete from template_favourites where template_id = ? and account_id = ?', [input.id, viewer.accountId]);
       }
-      await tx.execute(
+      const [row] = await tx.execute<{ favorites_count: number }[]>(
         `update agent_templates set favorites_count = (select count(*) from template_favourites where template_id = ?)
-          where id = ?`,
+          where id = ? returning favorites_count`,
         [input.id, input.id],
       );
+      return { favorites_count: Number(row.favorites_count), is_favourite: input.is_favourite };
     });
   }
 

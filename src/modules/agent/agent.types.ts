@@ -79,3 +79,15 @@ export class AgentTemplateStatusResult {
   @Field(() => SuccessStatus)
   status!: SuccessStatus;
 }
+
+@ObjectType({ description: 'Answer of PUT /api/agents/templates/{id}/favorite: the state just written' })
+export class AgentTemplateFavoriteResult {
+  @Field(() => SuccessStatus)
+  status!: SuccessStatus;
+
+  @Field(() => Int, { description: 'Number of accounts that favourite the template, after this write' })
+  favorites_count!: number;
+
+  @Field({ description: 'Favorite state for the authenticated account, after this write' })
+  is_favourite!: boolean;
+}

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../common/errors';
 import { toHttpError } from '../../http/rest/error-status';
 import { sendError } from '../../http/rest/rest.router';
+import { LocalRenderStorage } from '../../jobs/storage';
 
 const FILE = /^([0-9a-f-]{36})\.(mp4|webm)$/;
 const MIME: Record<string, string> = { mp4: 'video/mp4', webm: 'video/webm' };
@@ -32,7 +33,10 @@ export function renderFilesRouter(deps: AppDeps): Router {
       const verdict = deps.render.signer.verify(key, req.query.expires, req.query.signature);
       if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'Invalid signature');
       if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This link has expired: read the run again for a fresh one');
-      const stat = await deps.render.storage.stat(key);
+      const storage = deps.render.storage;
+      // With object storage, links point at the bucket: the API serves no video bytes.
+      if (!(storage instanceof LocalRenderStorage)) throw new AppError('NOT_FOUND', 'No such file');
+      const stat = await storage.stat(key);
       if (!stat) throw await missingFile(deps, match[1]);
       res.setHeader('content-type', MIME[match[2]]);
       res.setHeader('accept-ranges', 'bytes');
@@ -56,7 +60,7 @@ export function renderFilesRouter(deps: AppDeps): Router {
         res.status(206).setHeader('content-range', `bytes ${start}-${end}/${stat.bytes}`);
       }
       res.setHeader('content-length', String(range ? range.end - range.start + 1 : stat.bytes));
-      const stream = deps.render.storage.read(key, range);
+      const stream = storage.read(key, range);
       stream.on('error', (error) => {
         if (!res.headersSent) next(error);
         else res.destroy(error);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { limitArg, uuid } from '../../common/validation';
+import { limitArg, pageArg, uuid } from '../../common/validation';
 import { RENDER_CODECS } from '../../jobs/codecs';
+import { COMPOSITIONS, compositionIds } from '../../jobs/compositions';
 
 const intIn = (min: number, max: number, def: number, what: string) =>
   z
@@ -13,7 +14,12 @@ const intIn = (min: number, max: number, def: number, what: string) =>
 
 /** POST /api/video/render (api-spec.md: bounds and defaults). inputProps are checked by the composition. */
 export const renderVideoInput = z.object({
-  compositionId: z.string({ message: 'is required' }).min(1, { message: 'must not be empty' }).describe('a composition of GET /api/video/compositions'),
+  // Checked against the list by the service (its 400 lists them); the enum documents them for clients.
+  compositionId: z
+    .string({ message: 'is required' })
+    .min(1, { message: 'must not be empty' })
+    .describe('a composition of GET /api/video/compositions')
+    .meta({ enum: compositionIds() }),
   inputProps: z.record(z.string(), z.unknown()).default({}).describe('props of the composition (see GET /api/video/compositions)'),
   width: intIn(1, 3840, 720, 'width in pixels'),
   height: intIn(1, 3840, 1280, 'height in pixels'),
@@ -23,10 +29,17 @@ export const renderVideoInput = z.object({
 });
 export type RenderVideoInput = z.output<typeof renderVideoInput>;
 
+/** A render request that works as is (Swagger's "Try it out" starts from it): the last composition with its own example props. */
+export function renderVideoExample(): Record<string, unknown> {
+  const composition = COMPOSITIONS[COMPOSITIONS.length - 1]!;
+  return { compositionId: composition.id, inputProps: composition.example, width: 720, height: 1280, fps: 30, durationInFrames: 240, codec: 'h264' };
+}
+
 /** GET /api/tasks/runs */
 export const runsInput = z.object({
   runId: uuid().optional().describe('one run; without it, the account\'s runs newest first'),
-  limit: limitArg(100, 20).describe('runs per answer, 1 to 100 (default 20)'),
+  page: pageArg().describe('Page number, from 1 (ignored with runId)'),
+  limit: limitArg(100, 20).describe('runs per page, 1 to 100 (default 20)'),
   account_id: uuid().optional().describe('another account the caller may access'),
 });
 

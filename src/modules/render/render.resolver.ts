@@ -29,14 +29,15 @@ export class RenderResolver {
   }
 
   @Authorized()
-  @Query(() => RunsResult, { description: 'One render run (runId), or the account\'s runs newest first' })
+  @Query(() => RunsResult, { description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
   async runs(
     @Ctx() ctx: Context,
     @Arg('runId', () => String, { nullable: true }) runId: string | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) limit: number | null,
+    @Arg('page', () => Int, { nullable: true, description: 'Page number, from 1 (default 1); ignored with runId' }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: 'Runs per page, 1 to 100 (default 20)' }) limit: number | null,
     @Arg('account_id', () => String, { nullable: true, description: 'another account the caller may access' }) account_id: string | null,
   ): Promise<RunsResult> {
-    return { status: SuccessStatus.success, runs: await new RenderService(ctx).runs({ runId, limit, account_id }) };
+    return { status: SuccessStatus.success, ...(await new RenderService(ctx).runs({ runId, page, limit, account_id })) };
   }
 
   @Authorized()

@@ -4,6 +4,7 @@ import { requireViewer } from '../../auth/access';
 import { AppError, FieldProblem, notFound } from '../../common/errors';
 import { validate, zodProblems } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import { Pagination, pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
@@ -133,17 +134,21 @@ export class RenderService {
   }
 
   /** One run (runId) or the account's runs, newest first. */
-  async runs(args: { runId?: string | null; limit?: number | null; account_id?: string | null }): Promise<RenderRunType[]> {
+  async runs(args: { runId?: string | null; page?: number | null; limit?: number | null; account_id?: string | null }): Promise<{ runs: RenderRunType[]; pagination: Pagination | null }> {
     const viewer = requireViewer(this.ctx.viewer);
     const input = validate(runsInput, stripNulls(args));
     if (input.runId) {
       const run = await this.reachable(input.runId);
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
-      return [this.toType(run)];
+      return { runs: [await this.toType(run)], pagination: null };
     }
     const accountId = await this.ctx.access.resolveAccount(viewer, input.account_id);
-    const rows = await this.ctx.em.find(RenderRun, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit });
-    return rows.map((r) => this.toType(fromEntity(r)));
+    const [rows, total] = await this.ctx.em.findAndCount(
+      RenderRun,
+      { account: accountId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
+    );
+    return { runs: await Promise.all(rows.map((r) => this.toType(fromEntity(r)))), pagination: pagination(total, input.page, input.limit) };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */
@@ -160,7 +165,9 @@ export class RenderService {
     if (rows[0].job_id) {
       await this.render.queue.cancel(rows[0].job_id).catch((error) => this.ctx.log.warn({ err: error, runId }, 'job cancel failed'));
     }
-    await this.render.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`);
+    // Only a COMPLETED run has a stored video (published under the row lock), so this is tidying: an unreachable storage does not undo the cancel.
+    await this.render.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`)
+      .catch((error) => this.ctx.log.warn({ err: error, runId }, 'deleting a canceled run\'s video failed'));
     return this.toType(await this.load(run.id, true));
   }
 
@@ -190,7 +197,7 @@ export class RenderService {
     requireViewer(this.ctx.viewer);
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     try {
-      return this.toType(await this.reachable(id));
+      return await this.toType(await this.reachable(id));
     } catch (error) {
       if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
       throw error;
@@ -211,10 +218,13 @@ export class RenderService {
     return run;
   }
 
-  toType(run: RunView): RenderRunType {
+  async toType(run: RunView): Promise<RenderRunType> {
     // An expired video has no link: the file is gone (the sweep also clears `output`).
     const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
     const { retentionHours } = this.ctx.deps.config.render;
+    const { storage, signer } = this.render;
+    // Object storage serves the file itself (presigned GET); the local directory is served by /media/renders.
+    const link = output ? (storage.presign ? await storage.presign(output.key) : signer.sign(output.key)) : null;
     return {
       id: run.id,
       status: run.status,
@@ -239,7 +249,7 @@ export class RenderService {
       outputExpiredAt: run.outputExpiredAt,
       output: output
         ? {
-            ...this.render.signer.sign(output.key),
+            ...link!,
             retainedUntil: retentionHours && run.finishedAt ? new Date(run.finishedAt.getTime() + retentionHours * 3600 * 1000) : null,
             mimeType: output.mimeType,
             bytes: output.bytes,
@@ -274,7 +284,7 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
   private busy = false;
 
   constructor(
-    private readonly present: (run: RunView) => RenderRunType,
+    private readonly present: (run: RunView) => Promise<RenderRunType>,
     private readonly reload: () => Promise<RunView>,
   ) {}
 
@@ -321,7 +331,18 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
   private deliver(run: RunView): void {
     const waiting = this.waiting!;
     this.waiting = undefined;
-    waiting({ value: this.present(run), done: false });
+    // Presenting may sign a link (async): pump waits, so states are delivered in order.
+    this.busy = true;
+    this.present(run)
+      .then((value) => waiting({ value, done: false }))
+      .catch(() => {
+        this.finish();
+        waiting({ value: undefined, done: true });
+      })
+      .finally(() => {
+        this.busy = false;
+        this.pump();
+      });
   }
 
   /** Hands the next newer state to a waiting next(); ends after a final state was delivered. */

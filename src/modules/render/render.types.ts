@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { SuccessStatus } from '../../graphql/common.types';
+import { Pagination, SuccessStatus } from '../../graphql/common.types';
 import { RunStatus } from './render.entity';
 
 registerEnumType(RunStatus, { name: 'RunStatus', description: 'QUEUED → EXECUTING → COMPLETED | FAILED | CANCELED' });
@@ -102,6 +102,9 @@ export class RunsResult {
 
   @Field(() => [RenderRunType])
   runs!: RenderRunType[];
+
+  @Field(() => Pagination, { nullable: true, description: 'Position of this page in the account\'s runs; null when one run is asked for by runId' })
+  pagination?: Pagination | null;
 }
 
 @ObjectType({ description: 'Answer of POST /api/tasks/runs/{runId}/cancel' })

@@ -1,9 +1,6 @@
 import { createTestApp, TestApp } from '../../../test/app';
 import { as } from '../../../test/demo';
-import { FakeServer } from '../../../test/fakes/fake-server';
-import { FAKE_REFRESH_TOKEN, musicIntelFake } from '../../../test/fakes/music-intel.fake';
-import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, platformAFake } from '../../../test/fakes/platform-a.fake';
-import { FAKE_TRACK_STATS_KEY, trackStatsFake } from '../../../test/fakes/track-stats.fake';
+import { Sandbox, startSandbox } from '../../providers/sandbox';
 import { ResearchArtistGraphDocument, TrackStatsDocument } from '../../../test/generated/graphql';
 
 const ROUTES = [
@@ -17,26 +14,20 @@ const ROUTES = [
   '/api/platform_a/search?q=Luna%20Waves&type=artist',
 ];
 
-describe('research with configured providers (local fakes)', () => {
+describe('research with configured providers (the sandbox upstreams)', () => {
   let t: TestApp;
-  const platformA = platformAFake();
-  const stats = trackStatsFake();
-  const intel = musicIntelFake();
-  const servers: FakeServer[] = [platformA.server, stats, intel.server];
-  const upstreamCalls = () => servers.reduce((n, s) => n + s.requests.length, 0);
+  let sandbox: Sandbox;
+  let platformA: Sandbox['platformA'];
+  let stats: Sandbox['trackStats'];
+  let intel: Sandbox['musicIntel'];
+  const upstreamCalls = () => sandbox.requestCount();
 
   beforeAll(async () => {
-    await Promise.all(servers.map((s) => s.start()));
+    sandbox = await startSandbox();
+    ({ platformA, trackStats: stats, musicIntel: intel } = sandbox);
     t = await createTestApp({
       env: {
-        PLATFORM_A_API_URL: platformA.server.url,
-        PLATFORM_A_ACCOUNTS_URL: platformA.server.url,
-        PLATFORM_A_CLIENT_ID: FAKE_CLIENT_ID,
-        PLATFORM_A_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-        TRACK_STATS_API_URL: `${stats.url}/enterprise/v1`,
-        TRACK_STATS_API_KEY: FAKE_TRACK_STATS_KEY,
-        MUSIC_INTEL_API_URL: intel.server.url,
-        MUSIC_INTEL_REFRESH_TOKEN: FAKE_REFRESH_TOKEN,
+        ...sandbox.env,
         PROVIDER_TIMEOUT_MS: '300',
         PROVIDER_RETRIES: '1',
         PROVIDER_RETRY_BASE_MS: '5',
@@ -46,9 +37,9 @@ describe('research with configured providers (local fakes)', () => {
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all(servers.map((s) => s.close()));
+    await sandbox.close();
   });
-  beforeEach(() => servers.forEach((s) => s.reset()));
+  beforeEach(() => sandbox.reset());
 
   it('needs credentials on every route', async () => {
     for (const path of ROUTES) {
@@ -73,33 +64,34 @@ describe('research with configured providers (local fakes)', () => {
   });
 
   it('asks the provider for what is not stored, stores it, and answers from storage next time', async () => {
-    const first = await t.http().get('/api/research/track/stats?platform_a_track_id=4uLU6hMCjMI75M1A2tKUQC&source=platform_a,platform_c&with_playlists=true').set(as.nora);
+    const track = sandbox.data.tracks[40];
+    const first = await t.http().get(`/api/research/track/stats?platform_a_track_id=${track.platformId}&source=platform_a,platform_c&with_playlists=true`).set(as.nora);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       status: 'success',
       result: 'success',
       message: 'Data Retrieved.',
       stats: [
-        { source: 'platform_a', data: { streams_total: 1000, popularity_current: 50, playlists: [{ name: 'Fresh Finds', followers: 900 }] }, data_source: 'provider', captured_at: expect.any(String) },
-        { source: 'platform_c', data: expect.objectContaining({ streams_total: 2000 }), data_source: 'provider', captured_at: expect.any(String) },
+        { source: 'platform_a', data: expect.objectContaining({ streams_total: Math.round(track.streams * 0.55), popularity_current: track.popularity, playlists: expect.any(Array) }), data_source: 'provider', captured_at: expect.any(String) },
+        { source: 'platform_c', data: expect.objectContaining({ streams_total: Math.round(track.streams * 0.07) }), data_source: 'provider', captured_at: expect.any(String) },
       ],
       track_info: expect.objectContaining({
-        stats_track_id: 'ss-track-1',
-        title: 'Fake Track',
-        artists: [{ name: 'Fake Artist' }],
-        links: [{ source: 'platform_a', external_id: 'sp1', url: 'https://open.example/track/sp1', isrc: 'GBAAA2400001' }],
+        stats_track_id: track.statsId,
+        title: track.name,
+        artists: track.artistIds.map((id) => ({ name: sandbox.data.artists.find((x) => x.id === id)!.name })),
+        links: expect.arrayContaining([{ source: 'platform_a', external_id: track.platformId, url: `https://open.spotify.com/track/${track.platformId}`, isrc: track.isrc }]),
       }),
       source_ids: ['platform_a', 'platform_b', 'platform_c', 'platform_d', 'tiktok'],
     });
-    expect(Object.fromEntries(stats.requests[0].query)).toEqual({ spotify_track_id: '4uLU6hMCjMI75M1A2tKUQC', source: 'spotify,deezer', with_playlists: 'true', limit: '20', offset: '0' });
+    expect(Object.fromEntries(stats.requests[0].query)).toEqual({ spotify_track_id: track.platformId, source: 'spotify,deezer', with_playlists: 'true', limit: '20', offset: '0' });
 
-    const again = await t.http().get('/api/research/track/stats?platform_a_track_id=4uLU6hMCjMI75M1A2tKUQC&source=platform_c,platform_a&with_playlists=true').set(as.sam);
+    const again = await t.http().get(`/api/research/track/stats?platform_a_track_id=${track.platformId}&source=platform_c,platform_a&with_playlists=true`).set(as.sam);
     expect(Object.keys(again.body).sort()).toEqual(['result', 'stats']);
     expect(again.body.stats.map((s: { source: string; data_source: string }) => `${s.source}:${s.data_source}`)).toEqual(['platform_c:stored', 'platform_a:stored']);
     expect(stats.requests).toHaveLength(1);
 
     // One more source: only that one is asked for; the answer carries the provider's extras.
-    const wider = await t.http().get('/api/research/track/stats?platform_a_track_id=4uLU6hMCjMI75M1A2tKUQC&source=platform_a,platform_d&with_playlists=true').set(as.sam);
+    const wider = await t.http().get(`/api/research/track/stats?platform_a_track_id=${track.platformId}&source=platform_a,platform_d&with_playlists=true`).set(as.sam);
     expect(stats.requests[1].query.get('source')).toBe('youtube');
     expect(wider.body.stats.map((s: { source: string; data_source: string }) => `${s.source}:${s.data_source}`)).toEqual(['platform_a:stored', 'platform_d:provider']);
     expect(wider.body.track_info).toBeDefined();
@@ -191,8 +183,13 @@ describe('research with configured providers (local fakes)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       status: 'success',
-      artists: [{ name: 'Filter Artist', id: 9001, sp_monthly_listeners: 50000, sp_followers: 4000, tiktok_followers: 700, ins_followers: 2500, country: 'FR' }],
+      artists: sandbox.data.artists
+        .filter((a) => a.country === 'FR' && a.genreIds.includes(5) && a.listeners >= 1000 && a.listeners <= 90000)
+        .sort((a, b) => b.listeners - a.listeners)
+        .slice(0, 10)
+        .map((a) => ({ name: a.name, id: a.id, sp_monthly_listeners: a.listeners, sp_followers: a.followers, tiktok_followers: a.tiktok, ins_followers: a.instagram, country: 'FR' })),
     });
+    expect(res.body.artists.length).toBeGreaterThan(0);
     const sent = intel.server.requests.find((r) => r.path === '/api/artist/list/filter')!;
     expect(sent.query.get('code2')).toBe('FR');
     expect(sent.query.getAll('sp_ml[]')).toEqual(['1000', '90000']);
@@ -207,29 +204,31 @@ describe('research with configured providers (local fakes)', () => {
     const res = await t.http().get('/api/platform_a/search?q=nova&type=artist,track&limit=5').set(as.nora);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['artists', 'tracks']);
+    const novas = sandbox.data.artists.filter((a) => a.name.toLowerCase().includes('nova'));
+    const first = novas[0];
     expect(res.body.artists).toEqual({
       href: expect.any(String),
-      items: [
-        {
-          external_urls: { platform_a: 'https://open.example/artist/a1' },
-          followers: { href: null, total: 1234 },
-          genres: ['indie pop'],
-          href: 'https://api.example/v1/artists/a1',
-          id: 'a1',
-          images: [{ url: 'https://img.example/a1.png', height: 640, width: 640 }],
-          name: 'nova (artist)',
-          popularity: 55,
-          type: 'artist',
-          uri: 'spotify:artist:a1',
-        },
-      ],
+      items: expect.any(Array),
       limit: 5,
-      next: null,
+      next: novas.length > 5 ? expect.stringContaining('offset=5') : null,
       offset: 0,
       previous: null,
-      total: 1,
+      total: novas.length,
     });
-    expect(res.body.tracks.items[0].external_urls).toEqual({ platform_a: 'https://open.example/track/1' });
+    expect(res.body.artists.items).toHaveLength(Math.min(5, novas.length));
+    expect(res.body.artists.items[0]).toEqual({
+      external_urls: { platform_a: `https://open.spotify.com/artist/${first.platformId}` },
+      followers: { href: null, total: first.followers },
+      genres: expect.any(Array),
+      href: expect.stringContaining(`/v1/artists/${first.platformId}`),
+      id: first.platformId,
+      images: [{ url: expect.any(String), height: 640, width: 640 }],
+      name: first.name,
+      popularity: first.popularity,
+      type: 'artist',
+      uri: `spotify:artist:${first.platformId}`,
+    });
+    expect(res.body.tracks.items[0].external_urls).toEqual({ platform_a: expect.stringMatching(/^https:\/\/open\.spotify\.com\/track\//) });
     const tokenCalls = platformA.server.count('/api/token');
     await t.http().get('/api/platform_a/search?q=nova&type=track,artist&limit=5').set(as.sam);
     expect(platformA.server.count('/v1/search')).toBe(1); // stored answer, types in any order
@@ -238,29 +237,35 @@ describe('research with configured providers (local fakes)', () => {
   });
 
   it('serves curator, genres, search, tracks and playlists from the provider with neutral platform names', async () => {
-    const curator = await t.http().get('/api/research/curator?platform=platform_b&id=42').set(as.nora);
+    const c = sandbox.data.curators[10];
+    const curator = await t.http().get(`/api/research/curator?platform=platform_b&id=${c.id}`).set(as.nora);
     expect(curator.status).toBe(200);
     expect(curator.body).toEqual(expect.objectContaining({
-      status: 'success', id: '42', platform: 'platform_b', platform_curator_id: 'native-42', name: 'Curator 42 on applemusic',
-      instagram_followers: 3000, facebook_followers: null, cm_statistics: { playlist_reach: 40000, editorial_count: 0 },
-      last_synced_at: '2026-11-01T10:00:00.000Z', suspicion_score: 0.2,
+      status: 'success', id: String(c.id), platform: 'platform_b', platform_curator_id: c.platformId, name: c.name,
+      instagram_followers: c.instagram, facebook_followers: null, cm_statistics: { playlist_reach: expect.any(Number), editorial_count: 0 },
+      last_synced_at: '2026-11-20T06:00:00.000Z', suspicion_score: c.suspicion,
     }));
+    expect(intel.server.requests.at(-1)!.path).toBe(`/api/curator/applemusic/${c.id}`);
     expect((await t.http().get('/api/research/curator?platform=platform_a&id=404').set(as.nora)).status).toBe(404);
 
     const search = await t.http().get('/api/research?q=nova&type=all&beta=true').set(as.nora);
-    expect(search.body).toEqual({ status: 'success', results: { artists: [{ id: 9002, name: 'nova artist' }], playlists: { platform_a: [{ id: 1, name: 'nova playlist' }], platform_b: [] } } });
+    expect(search.body.results.artists).toEqual(expect.arrayContaining([expect.objectContaining({ id: expect.any(Number), name: expect.stringMatching(/nova/i) })]));
+    expect(Object.keys(search.body.results.playlists).sort()).toEqual(['platform_a', 'platform_b']);
     expect(intel.server.requests.find((r) => r.path === '/api/search')!.query.get('beta')).toBe('true');
 
-    const tracks = await t.http().get('/api/research/tracks?artist=9001').set(as.nora);
-    expect(tracks.body).toEqual({
-      status: 'success',
-      tracks: [{ id: '77', name: 'Intel Track', isrc: 'USFAK2400077', artist_names: ['Filter Artist'], album_name: 'Intel Album', release_date: '2024-05-05', image_url: null }],
-    });
-    const playlists = await t.http().get('/api/research/playlists?artist=9001&platform=platform_c&status=past').set(as.nora);
-    expect(playlists.body.playlists).toEqual([
-      { id: 'pl-1', name: 'Intel Playlist', platform: 'platform_c', curator_id: '555', curator_name: 'Intel Curator', followers: 3300, track_name: 'Intel Track', isrc: 'USFAK2400077', position: 4, added_at: '2024-06-01' },
-    ]);
-    expect(intel.server.requests.at(-1)!.path).toBe('/api/artist/9001/deezer/past/playlists');
+    const artist = sandbox.data.artists[120];
+    const own = sandbox.data.tracks.filter((tr) => tr.artistIds.includes(artist.id));
+    const tracks = await t.http().get(`/api/research/tracks?artist=${artist.id}`).set(as.nora);
+    expect(tracks.body.status).toBe('success');
+    expect(tracks.body.tracks).toEqual(own.slice(0, 10).map((tr) => ({
+      id: String(tr.id), name: tr.name, isrc: tr.isrc, artist_names: tr.artistIds.map((id) => sandbox.data.artists.find((x) => x.id === id)!.name),
+      album_name: tr.album, release_date: tr.released, image_url: expect.any(String),
+    })));
+    const playlists = await t.http().get('/api/research/playlists?artist=4100021&platform=platform_c&status=current').set(as.nora);
+    expect(playlists.status).toBe(200);
+    expect(playlists.body.playlists.length).toBeGreaterThan(0);
+    expect(playlists.body.playlists[0]).toEqual(expect.objectContaining({ platform: 'platform_c', curator_id: expect.any(String), curator_name: expect.any(String), isrc: expect.stringMatching(/^GBNWR24000\d\d$/) }));
+    expect(intel.server.requests.at(-1)!.path).toBe('/api/artist/4100021/deezer/current/playlists');
   });
 
   it('composes an artist, its tracks with stats and its playlists with curators in one GraphQL request, batching stored reads', async () => {

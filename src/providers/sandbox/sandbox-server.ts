@@ -9,26 +9,40 @@ export interface RecordedRequest {
   body: string;
 }
 
-export interface FakeReply {
+export interface SandboxReply {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
 }
 
 /** What to do with the next matching request instead of the normal protocol answer. */
-type Override = { kind: 'reply'; reply: FakeReply } | { kind: 'hang' };
+type Override = { kind: 'reply'; reply: SandboxReply } | { kind: 'hang' };
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface SandboxServerOptions {
+  /** Answer every Nth request with 429 and `Retry-After: 1` (0: never), as a rate-limited upstream does. */
+  rateLimitEvery?: number;
+  /** Keep at most this many recorded requests (a long-running `npm start` must not grow without bound). */
+  maxRecorded?: number;
+}
 
 /**
- * A local HTTP server on an ephemeral port, speaking one provider's protocol through `handle`.
- * Tests can script failures (`failNext`, `hangNext`) and read what the client sent (`requests`).
+ * A loopback HTTP server on an ephemeral port, speaking one provider's protocol through `handle`.
+ * Failures can be scripted (`failNext`, `hangNext`, `rateLimitEvery`); `requests` shows what clients sent.
  */
-export class FakeServer {
+export class SandboxServer {
   readonly requests: RecordedRequest[] = [];
   private readonly overrides: { pathPrefix: string; override: Override }[] = [];
   private server?: Server;
   url = '';
 
-  constructor(private readonly handle: (req: RecordedRequest) => FakeReply) {}
+  private seen = 0;
+
+  constructor(
+    private readonly handle: (req: RecordedRequest) => SandboxReply,
+    readonly options: SandboxServerOptions = {},
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => this.onRequest(req, res));
@@ -43,7 +57,7 @@ export class FakeServer {
   }
 
   /** Answer the next `times` requests under `pathPrefix` with `reply`. */
-  failNext(pathPrefix: string, times: number, reply: FakeReply): void {
+  failNext(pathPrefix: string, times: number, reply: SandboxReply): void {
     for (let i = 0; i < times; i += 1) this.overrides.push({ pathPrefix, override: { kind: 'reply', reply } });
   }
 
@@ -59,15 +73,36 @@ export class FakeServer {
   reset(): void {
     this.requests.length = 0;
     this.overrides.length = 0;
+    this.seen = 0;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      // No provider request carries more than a few hundred bytes: refuse rather than buffer.
+      if (size > MAX_BODY_BYTES) {
+        if (!res.headersSent) this.send(res, { status: 413, body: { error: 'Payload Too Large' } });
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
     req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
+      if (size > MAX_BODY_BYTES) return;
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox');
+      } catch {
+        // An unparsable request target must not crash the process that hosts the sandbox.
+        this.send(res, { status: 400, body: { error: 'Bad Request' } });
+        return;
+      }
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       this.requests.push(recorded);
+      if (this.requests.length > (this.options.maxRecorded ?? 10_000)) this.requests.shift();
+      this.seen += 1;
       const index = this.overrides.findIndex((o) => recorded.path.startsWith(o.pathPrefix));
       if (index >= 0) {
         const [{ override }] = this.overrides.splice(index, 1);
@@ -75,28 +110,44 @@ export class FakeServer {
         this.send(res, override.reply);
         return;
       }
-      this.send(res, this.handle(recorded));
+      const every = this.options.rateLimitEvery ?? 0;
+      if (every > 0 && this.seen % every === 0) {
+        this.send(res, { status: 429, headers: { 'retry-after': '1' }, body: { error: 'Too Many Requests' } });
+        return;
+      }
+      let reply: SandboxReply;
+      try {
+        reply = this.handle(recorded);
+      } catch {
+        reply = { status: 500, body: { error: 'sandbox failure' } };
+      }
+      this.send(res, reply);
     });
   }
 
-  private send(res: ServerResponse, reply: FakeReply): void {
+  private send(res: ServerResponse, reply: SandboxReply): void {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   }
 }
 
-/** Access tokens a fake issued, with their expiry; revoke() makes every one of them answer 401. */
-export class FakeTokens {
+/** Access tokens a sandbox issued, with their expiry; revoke() makes every one of them answer 401. */
+export class SandboxTokens {
   private readonly live = new Map<string, number>();
   private n = 0;
   issued = 0;
 
-  constructor(public lifetimeS = 3600) {}
+  constructor(
+    public lifetimeS = 3600,
+    private readonly prefix = 'sandbox-token',
+  ) {}
 
   issue(): { token: string; expiresIn: number } {
     this.n += 1;
     this.issued += 1;
-    const token = `fake-token-${this.n}`;
+    // Expired tokens are dropped so a long-running sandbox keeps a bounded map.
+    for (const [t, until] of this.live) if (until <= Date.now()) this.live.delete(t);
+    const token = `${this.prefix}-${this.n}`;
     this.live.set(token, Date.now() + this.lifetimeS * 1000);
     return { token, expiresIn: this.lifetimeS };
   }

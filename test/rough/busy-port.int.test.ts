@@ -1,0 +1,57 @@
+import { fork } from 'node:child_process';
+import { createServer, Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from '../db';
+import { initOrm } from '../../src/db/orm';
+
+const root = join(__dirname, '..', '..');
+
+function holdPort(): Promise<Server> {
+  const server = createServer();
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describe('npm start on a busy port (issue 16)', () => {
+  let db: TestDatabase;
+  let held: Server;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    held = await holdPort();
+  });
+  afterAll(async () => {
+    held.close();
+    await db.drop();
+  });
+
+  it('exits non-zero at once, naming the port, and starts no worker or queue', async () => {
+    const port = (held.address() as AddressInfo).port;
+    const started = Date.now();
+    const child = fork(join(root, 'src', 'main.ts'), [], {
+      cwd: root,
+      execArgv: ['-r', join(root, 'test', 'support', 'swc-register.js')],
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', LOG_FORMAT: 'json', DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', RENDER_WORKERS: '1' },
+      stdio: 'pipe',
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += String(chunk)));
+    child.stderr!.on('data', (chunk) => (output += String(chunk)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    clearTimeout(timer);
+
+    expect(code).not.toBeNull();
+    expect(code).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(output).not.toMatch(/render worker|listening/i);
+    // The child left no database connection behind.
+    const orm = await initOrm({ url: db.url, poolMax: 1 });
+    try {
+      const left = await orm.em.getConnection().execute(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+      expect(left).toHaveLength(0);
+    } finally {
+      await orm.close(true);
+    }
+  }, 30_000);
+});
