@@ -1,14 +1,16 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-/** Typed documents for the test operations in test/operations, from the emitted schema. */
+const typed = {
+  plugins: ['typescript-operations', 'typed-document-node'],
+  config: { scalars: { DateTimeISO: 'string', JSONObject: 'Record<string, unknown>' }, avoidOptionals: false, enumsAsTypes: true },
+};
+
+/** Typed documents from the emitted schema: the test operations, and the SDK's documented ones. */
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  documents: ['test/operations/**/*.graphql'],
   generates: {
-    'test/generated/graphql.ts': {
-      plugins: ['typescript-operations', 'typed-document-node'],
-      config: { scalars: { DateTimeISO: 'string', JSONObject: 'Record<string, unknown>' }, avoidOptionals: false, enumsAsTypes: true },
-    },
+    'test/generated/graphql.ts': { documents: ['test/operations/**/*.graphql'], ...typed },
+    'sdk/src/generated.ts': { documents: ['sdk/operations/**/*.graphql'], ...typed },
   },
 };
 

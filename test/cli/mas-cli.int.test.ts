@@ -1,0 +1,139 @@
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createTestApp, TestApp } from '../app';
+import { as } from '../demo';
+import { probe, renderEnv, startWorker } from '../support/render';
+import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { MailMessage } from '../../src/auth/mailer';
+import { freePort, listen } from '../sdk/listen';
+
+const root = join(__dirname, '..', '..');
+const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('mas, the built CLI binary, against the running service (real PostgreSQL)', () => {
+  let t: TestApp;
+  let url: string;
+  let worker: RenderWorker;
+  let home: string;
+  const sent: MailMessage[] = [];
+
+  /** Runs the built binary as a user would, with its own config directory. */
+  const mas = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, ...args], {
+        cwd: home,
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), MAS_URL: url, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  beforeAll(async () => {
+    // The issue asks for the built binary: build it once, as `npm run build` does.
+    await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: root, timeout: 280_000 });
+    const port = await freePort();
+    t = await createTestApp({ env: renderEnv({ PUBLIC_URL: `http://127.0.0.1:${port}` }) });
+    url = await listen(t, port);
+    t.deps.mailer = { send: async (m) => void sent.push(m) }; // the code a person would read in the mail
+    worker = await startWorker(t);
+    home = mkdtempSync(join(tmpdir(), 'mas-cli-'));
+  }, 300_000);
+  afterAll(async () => {
+    await worker?.stop(1000);
+    await t?.close();
+  });
+
+  it('signup → key in a 0600 config file → keys → render --watch --download → a video ffprobe reads', async () => {
+    const email = `agent+${randomUUID().slice(0, 8)}@bots.example.test`;
+    const signup = await mas(['signup', email, '--json']);
+    expect(signup).toMatchObject({ code: 0, stderr: '' });
+    const key = JSON.parse(signup.stdout).api_key as string;
+    expect(key).toMatch(/^mas_/);
+    const configFile = join(home, 'config', 'mas', 'config.json');
+    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(configFile, 'utf8'))).toMatchObject({ email, apiKey: key, url });
+
+    const created = await mas(['keys', 'create', 'second', '--json']);
+    expect(created.code).toBe(0);
+    const second = JSON.parse(created.stdout) as { api_key: string; key: { id: string } };
+    const listed = JSON.parse((await mas(['keys', 'list', '--json'])).stdout) as { keys: { name: string }[] };
+    expect(listed.keys).toHaveLength(2);
+    expect((await mas(['keys', 'revoke', second.key.id])).code).toBe(0);
+    expect((await mas(['keys', 'list'], { MAS_API_KEY: second.api_key })).code).toBe(3);
+
+    writeFileSync(join(home, 'props.json'), JSON.stringify({ title: 'From the CLI' }));
+    const rendered = await mas(['render', 'title-card', '--props', 'props.json', '--width', '64', '--height', '48', '--frames', '12', '--codec', 'vp8', '--watch', '--download', '--output', 'video.webm']);
+    expect(rendered.code).toBe(0);
+    expect(rendered.stderr).toMatch(/COMPLETED 100%/); // not a TTY: plain progress lines
+    expect(rendered.stdout).toMatch(/\/media\/renders\/.+\.webm\?expires=/);
+    expect(rendered.stdout).toContain('Saved video.webm');
+    const video = await probe(join(home, 'video.webm'));
+    expect(video).toMatchObject({ codec_name: 'vp8', width: 64, height: 48, nb_read_frames: '12' });
+
+    const runs = JSON.parse((await mas(['runs', '--json'])).stdout) as { runs: { status: string }[] };
+    expect(runs.runs.map((r) => r.status)).toEqual(['COMPLETED']);
+  });
+
+  it('signup of a person\'s address waits for the mailed code; verify <code> saves the key', async () => {
+    const person = { XDG_CONFIG_HOME: join(home, 'person') };
+    const email = `ivy.${randomUUID().slice(0, 8)}@example.test`;
+    const signup = await mas(['signup', email], person);
+    expect(signup.code).toBe(0);
+    expect(signup.stdout).toContain('mas verify <code>');
+    expect((await mas(['keys', 'list'], person)).code).toBe(3);
+    expect((await mas(['verify', '000000'], person)).code).toBe(4);
+    const code = /\b(\d{6})\b/.exec(sent.find((m) => m.to === email)?.text ?? '')?.[1];
+    expect(code).toBeDefined();
+    const verified = await mas(['verify', code!, '--json'], person);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout).api_key).toMatch(/^mas_/);
+    const listed = await mas(['keys', 'list', '--json'], person);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).keys).toHaveLength(1);
+  });
+
+  it('answers --help on every command and tells usage, auth, input and server errors apart by exit code', async () => {
+    for (const command of ['signup', 'verify', 'keys', 'render', 'runs', 'research', 'query']) {
+      const help = await mas([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: mas ${command}`);
+    }
+    const nora = { MAS_API_KEY: as.nora['x-api-key'] };
+    expect((await mas(['render', 'title-card', '--bogus'], nora)).code).toBe(2);
+    expect((await mas(['nope'])).code).toBe(2);
+    expect((await mas(['keys', 'list'], { MAS_API_KEY: 'mas_not_a_key', XDG_CONFIG_HOME: join(home, 'empty') })).code).toBe(3);
+    expect((await mas(['keys', 'list'], { XDG_CONFIG_HOME: join(home, 'empty') })).code).toBe(3);
+    const tooWide = await mas(['render', 'title-card', '--width', '99999', '--json'], nora);
+    expect(tooWide.code).toBe(4);
+    expect(JSON.parse(tooWide.stdout).error).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringContaining('width') });
+    expect((await mas(['runs', '--run-id', 'run_of_nobody', '--watch'], nora)).code).toBe(4);
+    expect((await mas(['keys', 'list'], { ...nora, MAS_URL: 'http://127.0.0.1:1' })).code).toBe(5);
+  });
+
+  it('runs a GraphQL file with variables, and research track-stats', async () => {
+    const nora = { MAS_API_KEY: as.nora['x-api-key'] };
+    writeFileSync(join(home, 'runs.graphql'), 'query Mine($limit: Int) { runs(limit: $limit) { runs { id status } } }');
+    writeFileSync(join(home, 'vars.json'), JSON.stringify({ limit: 1 }));
+    const queried = await mas(['query', 'runs.graphql', '--variables', 'vars.json', '--json'], nora);
+    expect(queried.code).toBe(0);
+    expect(JSON.parse(queried.stdout).runs.runs.length).toBeLessThanOrEqual(1);
+    expect((await mas(['query', 'missing.graphql'], nora)).code).toBe(2);
+    const stats = await mas(['research', 'track-stats', '--isrc', 'GBNWR2400001', '--source', 'platform_a', '--json'], nora);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ result: expect.any(String), stats: expect.any(Array) });
+  });
+});

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MasClient, MasError, RenderRun } from '../../sdk/src';
+import { createTestApp, TestApp } from '../app';
+import { as } from '../demo';
+import { renderEnv, startWorker } from '../support/render';
+import type { RenderWorker } from '../../src/jobs/render.worker';
+import { freePort, listen } from './listen';
+
+async function caught(promise: Promise<unknown>): Promise<MasError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof MasError) return error;
+    throw error;
+  }
+  throw new Error('expected a MasError');
+}
+
+describe('SDK against the running service (real PostgreSQL)', () => {
+  let t: TestApp;
+  let url: string;
+  const clients: MasClient[] = [];
+  const client = (options: { apiKey?: string } = {}) => {
+    const c = new MasClient({ url, ...options });
+    clients.push(c);
+    return c;
+  };
+  beforeAll(async () => {
+    const port = await freePort();
+    t = await createTestApp({ env: renderEnv({ PUBLIC_URL: `http://127.0.0.1:${port}` }) });
+    url = await listen(t, port);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await t?.close();
+  });
+
+  it('signs an agent up, and manages its keys with the key it got', async () => {
+    const email = `agent+${randomUUID().slice(0, 8)}@bots.example.test`;
+    const signed = await client().signup(email);
+    expect(signed.api_key).toMatch(/^mas_/);
+    const mine = client({ apiKey: signed.api_key! });
+    const created = await mine.createKey('ci');
+    expect(created.key.name).toBe('ci');
+    const keys = await mine.listKeys();
+    expect(keys.map((k) => k.name).sort()).toEqual(expect.arrayContaining(['ci']));
+    expect(keys).toHaveLength(2);
+    const revoked = await mine.revokeKey(created.key.id);
+    expect(revoked.revoked).toBe(true);
+    const refused = await caught(client({ apiKey: created.api_key }).listKeys());
+    expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+  });
+
+  it('throws typed errors carrying the service code, status and the field named', async () => {
+    const nora = client({ apiKey: as.nora['x-api-key'] });
+    const bad = await caught(nora.render({ compositionId: 'title-card', width: 99_999 }));
+    expect(bad).toMatchObject({ code: 'BAD_USER_INPUT', status: 400 });
+    expect(JSON.stringify(bad.details ?? bad.message)).toContain('width');
+    const anonymous = await caught(client().listKeys());
+    expect(anonymous).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+    const restMissing = await caught(nora.rest('GET', '/api/tasks/runs?runId=run_does_not_exist'));
+    expect(restMissing.status).toBeGreaterThanOrEqual(400);
+    expect(restMissing.status).toBeLessThan(500);
+    const network = await caught(new MasClient({ url: 'http://127.0.0.1:1', retries: 0 }).listKeys());
+    expect(network).toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
+  });
+
+  it('starts a render, watches it over graphql-ws to COMPLETED, and downloads the video', async () => {
+    const nora = client({ apiKey: as.nora['x-api-key'] });
+    const started = await nora.render({ compositionId: 'title-card', inputProps: { title: 'SDK' }, width: 64, height: 64, durationInFrames: 10, codec: 'vp8' });
+    const worker: RenderWorker = await startWorker(t);
+    try {
+      const states: RenderRun[] = [];
+      for await (const run of nora.watchRun(started.runId)) states.push(run);
+      expect(states[0].id).toBe(started.runId);
+      const last = states.at(-1)!;
+      expect(last.status).toBe('COMPLETED');
+      const video = await nora.download(last.output!.url);
+      expect(video.bytes.byteLength).toBe(last.output!.bytes);
+      expect(video.contentType).toContain('video/webm');
+      expect((await nora.run(started.runId)).status).toBe('COMPLETED');
+    } finally {
+      await worker.stop(1000);
+    }
+  });
+
+  it('refuses to watch a run of another account with NOT_FOUND', async () => {
+    const started = await client({ apiKey: as.sam['x-api-key'] }).render({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 1 });
+    const otto = client({ apiKey: as.otto['x-api-key'] });
+    const refused = await caught((async () => {
+      for await (const _ of otto.watchRun(started.runId)) void _;
+    })());
+    expect(refused.code).toBe('NOT_FOUND');
+  });
+
+  it('downloads from another origin without sending its credentials there, and refuses a non-http URL', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('bytes');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const nora = client({ apiKey: as.nora['x-api-key'] });
+      const got = await nora.download(`http://127.0.0.1:${(other.address() as AddressInfo).port}/file`);
+      expect(Buffer.from(got.bytes).toString()).toBe('bytes');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]['x-api-key']).toBeUndefined();
+      expect(seen[0].authorization).toBeUndefined();
+      expect(await caught(nora.download('file:///etc/passwd'))).toMatchObject({ code: 'BAD_USER_INPUT' });
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+describe('SDK retries (real PostgreSQL, low rate limit)', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    url = await listen(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('waits Retry-After seconds on a 429, then succeeds; with no retries left the 429 is a RATE_LIMITED error', async () => {
+    const retries: { status: number; delayMs: number }[] = [];
+    const nora = new MasClient({ url, apiKey: as.nora['x-api-key'], onRetry: (r) => retries.push(r) });
+    const impatient = new MasClient({ url, apiKey: as.nora['x-api-key'], retries: 0 });
+    await nora.listKeys();
+    await nora.listKeys();
+    const limited = await caught(impatient.listKeys());
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(limited.retryAfter).toBeGreaterThan(0);
+    // The window would last a minute: move its start back so it ends in about 3 s.
+    await t.orm.em.getConnection().execute("update rate_limit_counters set window_start = now() - interval '57 seconds'");
+    const began = Date.now();
+    const keys = await nora.listKeys();
+    expect(keys.length).toBeGreaterThan(0);
+    expect(retries).toHaveLength(1);
+    expect(retries[0].status).toBe(429);
+    expect(retries[0].delayMs).toBeGreaterThanOrEqual(2000);
+    expect(retries[0].delayMs).toBeLessThanOrEqual(4000);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(retries[0].delayMs);
+  });
+});
