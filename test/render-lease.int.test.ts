@@ -25,6 +25,16 @@ const jobsOf = (t: TestApp, runId: string) =>
   t.orm.em.getConnection().execute<{ id: string; state: string }[]>(
     "select id, state::text from pgboss.job where name = 'render-video' and data->>'runId' = ? order by created_on", [runId]);
 
+/** Scratch entries of a run still under `.tmp` once they are gone or `withinMs` has passed. */
+async function scratchLeftAfter(t: TestApp, runId: string, withinMs: number): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const left = (await readdir(join(t.config.render.storageDir, '.tmp')).catch(() => [] as string[])).filter((f) => f.startsWith(runId));
+    if (!left.length || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('a killed worker\'s render resumes within a minute (default lease settings, real processes)', () => {
   let t: TestApp;
   const workers: RenderWorker[] = [];
@@ -55,7 +65,8 @@ describe('a killed worker\'s render resumes within a minute (default lease setti
     expect(run).toMatchObject({ status: 'COMPLETED', attempts: 2, progress: 1, error: null });
     expect(resumedInMs).toBeLessThan(60_000);
     expect(await filesOf(t, runId)).toEqual([`${runId}.mp4`]);
-    expect((await readdir(join(t.config.render.storageDir, '.tmp')).catch(() => [])).filter((f) => f.startsWith(runId))).toEqual([]);
+    // The winning attempt removes its scratch right after it commits COMPLETED: give it a moment.
+    expect(await scratchLeftAfter(t, runId, 10_000)).toEqual([]);
     // The dead attempt's job was cancelled and replaced by one the new worker completed.
     expect(await jobsOf(t, runId)).toEqual([{ id: firstJob.id, state: 'cancelled' }, { id: expect.any(String), state: 'completed' }]);
     const metrics = await t.http().get('/metrics');
