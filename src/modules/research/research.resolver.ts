@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
@@ -22,30 +22,36 @@ import {
 const Str = () => String;
 const opt = { nullable: true } as const;
 
+/** What to report of a track's statistics: shared by Query.trackStats and Song.stats. */
+@ArgsType()
+export class TrackStatsOptions {
+  @Field(Str, { description: 'comma-separated platform_a … platform_d, or all' }) source!: string;
+  @Field(() => Boolean, opt) with_playlists?: boolean;
+  @Field(() => Boolean, opt) with_charts?: boolean;
+  @Field(() => Boolean, opt) with_stations?: boolean;
+  @Field(() => Boolean, opt) with_videos?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean;
+  @Field(() => Boolean, opt) only_current?: boolean;
+  @Field(() => Int, { nullable: true, description: '1-100, default 20' }) limit?: number;
+  @Field(() => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number;
+}
+
+/** Query.trackStats: the options and exactly one track identifier. */
+@ArgsType()
+export class TrackStatsArgs extends TrackStatsOptions {
+  @Field(Str, opt) isrc?: string;
+  @Field(Str, opt) stats_track_id?: string;
+  @Field(Str, opt) platform_a_track_id?: string;
+  @Field(Str, opt) platform_b_track_id?: string;
+}
+
 @Resolver()
 export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Query(() => TrackStatsResult, { description: 'Per-track statistics across sources (GET /api/research/track/stats); exactly one track identifier' })
-  trackStats(
-    @Ctx() ctx: Context,
-    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
-    @Arg('isrc', Str, opt) isrc?: string,
-    @Arg('stats_track_id', Str, opt) stats_track_id?: string,
-    @Arg('platform_a_track_id', Str, opt) platform_a_track_id?: string,
-    @Arg('platform_b_track_id', Str, opt) platform_b_track_id?: string,
-    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
-    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
-    @Arg('with_stations', () => Boolean, opt) with_stations?: boolean,
-    @Arg('with_videos', () => Boolean, opt) with_videos?: boolean,
-    @Arg('with_links', () => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean,
-    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
-    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number,
-  ): Promise<TrackStatsResult> {
-    return new ResearchService(ctx).trackStats({
-      source, isrc, stats_track_id, platform_a_track_id, platform_b_track_id, with_playlists, with_charts, with_stations, with_videos, with_links, only_current, limit, offset,
-    });
+  trackStats(@Ctx() ctx: Context, @Args() args: TrackStatsArgs): Promise<TrackStatsResult> {
+    return new ResearchService(ctx).trackStats({ ...args });
   }
 
   @Authorized()
@@ -199,19 +205,7 @@ export class SongResearchResolver {
     nullable: true,
     description: "Statistics of the song's ISRC, as GET /api/research/track/stats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",
   })
-  stats(
-    @Root() song: Song,
-    @Ctx() ctx: Context,
-    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
-    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
-    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
-    @Arg('with_stations', () => Boolean, opt) with_stations?: boolean,
-    @Arg('with_videos', () => Boolean, opt) with_videos?: boolean,
-    @Arg('with_links', () => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean,
-    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
-    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number,
-  ): Promise<TrackStatsResult> {
-    return songStats(ctx, song.isrc, { source, with_playlists, with_charts, with_stations, with_videos, with_links, only_current, limit, offset });
+  stats(@Root() song: Song, @Ctx() ctx: Context, @Args() args: TrackStatsOptions): Promise<TrackStatsResult> {
+    return songStats(ctx, song.isrc, { ...args });
   }
 }
