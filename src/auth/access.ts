@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { AppError, badInput, forbidden } from '../common/errors';
-import { pgArray } from '../db/sql';
+import { pgArray, withDates } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -15,6 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class AccessPolicy {
   /** Per request (one policy per context): batches canAccessAccountBatched by viewer. */
   private readonly reach = new Map<string, DataLoader<string, boolean>>();
+  /** Per request: batches catalogAccessBatched by viewer. */
+  private readonly catalogs = new Map<string, DataLoader<string, CatalogAccessRow | null>>();
 
   constructor(private readonly em: EntityManager) {}
 
@@ -32,6 +34,25 @@ export class AccessPolicy {
       this.reach.set(viewer.accountId, loader);
     }
     return loader.load(accountId);
+  }
+
+  /**
+   * One catalog with whether the viewer reaches it (null when it does not exist), batched: the
+   * calls made in the same tick share one catalogAccess statement.
+   */
+  catalogAccessBatched(viewer: Viewer, catalogId: string): Promise<CatalogAccessRow | null> {
+    let loader = this.catalogs.get(viewer.accountId);
+    if (!loader) {
+      loader = new DataLoader(async (ids) => {
+        const rows = await this.catalogAccess(viewer, ids);
+        return ids.map((id) => {
+          const row = rows.get(id);
+          return row ? withDates([row])[0] : null;
+        });
+      });
+      this.catalogs.set(viewer.accountId, loader);
+    }
+    return loader.load(catalogId);
   }
 
   /** The subset of `ids` the viewer may access (same rules as canAccessAccount), in one query. */

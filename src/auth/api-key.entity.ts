@@ -1,11 +1,12 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { BaseEntity } from '../db/base.entity';
-import { Account } from '../modules/account/account.entity';
+// Related by entity name: the Account entity belongs to the account module, which auth does not import.
+import type { Account } from '../modules/account/account.entity';
 
 /** A personal API key. Only the SHA-256 hash of the secret is stored; lookups go by hash. */
 @Entity({ tableName: 'api_keys' })
 export class ApiKey extends BaseEntity {
-  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  @ManyToOne('Account', { deleteRule: 'cascade' })
   @Index({ name: 'api_keys_account_idx' })
   account!: Account;
 

@@ -4,8 +4,7 @@ import { AppError } from '../common/errors';
 import { ApiKey } from './api-key.entity';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
-import { AccountKind } from '../modules/account/account.entity';
-import { Viewer } from './viewer';
+import { AccountKind, Viewer } from './viewer';
 
 export interface Credentials {
   apiKey?: string;

@@ -3,7 +3,7 @@ import { createPublicKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors';
 import type { Config } from '../config/config';
-import { AccountKind } from '../modules/account/account.entity';
+import { AccountKind } from './viewer';
 
 /** The identity provider's key set could not be fetched or read: not the client's fault (503). */
 class KeySetUnavailable extends Error {}

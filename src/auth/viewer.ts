@@ -1,4 +1,9 @@
-import type { AccountKind } from '../modules/account/account.entity';
+/** Everything that acts or is acted on is an account: a person, an artist, or an organization. */
+export enum AccountKind {
+  person = 'person',
+  artist = 'artist',
+  organization = 'organization',
+}
 
 /** Who is calling: the account behind the credential, and the organizations it belongs to. */
 export interface Viewer {

@@ -25,3 +25,13 @@ export const uuid = () => z.string().uuid({ message: 'must be a UUID' });
 export const pageArg = () => z.number().int().min(1, { message: 'must be at least 1' }).default(1);
 export const limitArg = (max = 100, def = 20) =>
   z.number().int().min(1, { message: 'must be at least 1' }).max(max, { message: `must be at most ${max}` }).default(def);
+
+/** A page of a list nested in the graph (page from 1, limit 1 to 100). */
+export const graphPageInput = z.object({ page: pageArg(), limit: limitArg() });
+
+/** GraphQL nullable arguments arrive as null; the schemas treat absent and null alike. */
+export function withoutNulls<T extends Record<string, unknown>>(args: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as never;
+}
+
+export const isUuid = (value: unknown): value is string => uuid().safeParse(value).success;

@@ -1,12 +1,8 @@
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { AccountKind } from '../../auth/viewer';
 import { BaseEntity } from '../../db/base.entity';
 
-/** Everything that acts or is acted on is an account: a person, an artist, or an organization. */
-export enum AccountKind {
-  person = 'person',
-  artist = 'artist',
-  organization = 'organization',
-}
+export { AccountKind };
 
 @Entity({ tableName: 'accounts' })
 @Index({ name: 'accounts_artist_lower_name_idx', expression: `create index "accounts_artist_lower_name_idx" on "accounts" (lower("name")) where "kind" = 'artist'` })

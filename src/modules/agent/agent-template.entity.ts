@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 
 @Entity({ tableName: 'agent_templates' })
 @Unique({ name: 'agent_templates_creator_title_unique', properties: ['creator', 'title'] })

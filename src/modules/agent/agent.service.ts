@@ -5,7 +5,7 @@ import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 import { AgentTemplate, TemplateShare } from './agent-template.entity';
 import {
   createTemplateInput,

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 
 /** An artist account on the roster of an owner (a person or an organization). */
 @Entity({ tableName: 'roster_entries' })

@@ -52,12 +52,3 @@ export const upsertSocialInput = z.object({
 });
 
 export const artistIdInput = z.object({ id: uuid() });
-
-export const graphPageInput = z.object({ page: pageArg(), limit: limitArg() });
-
-/** GraphQL nullable arguments arrive as null; the schemas treat absent and null alike. */
-export function withoutNulls<T extends Record<string, unknown>>(args: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as never;
-}
-
-export const isUuid = (value: unknown): value is string => uuid().safeParse(value).success;

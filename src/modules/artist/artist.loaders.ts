@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import type { CatalogAccessRow } from '../../auth/access';
-import { requireViewer } from '../../auth/access';
 import { pgArray } from '../../db/sql';
-import type { Context } from '../../graphql/context';
-import { query, withDates } from './artist.sql';
-import { batchPages, Page, PageKey, pageKeyOf } from './artist.pages';
+import { query } from '../../db/sql';
+import { batchPages, Page, PageKey, pageKeyOf } from '../../db/pages';
 import type { SocialProfile } from './artist.types';
 
 interface SocialRow {
@@ -48,34 +45,4 @@ export function createArtistLoaders(em: EntityManager) {
       { cacheKeyFn: pageKeyOf },
     ),
   };
-}
-
-const viewerLoaders = new WeakMap<Context, ReturnType<typeof buildViewerLoaders>>();
-
-function buildViewerLoaders(ctx: Context) {
-  return {
-    /** Whether the caller may reach an account (access policy), batched. */
-    accountReachable: new DataLoader<string, boolean>(async (ids) => {
-      const reachable = await ctx.access.reachableAmong(requireViewer(ctx.viewer), ids);
-      return ids.map((id) => reachable.has(id));
-    }),
-    /** A catalog row with whether the caller reaches it; null when it does not exist. Batched. */
-    catalogAccess: new DataLoader<string, CatalogAccessRow | null>(async (ids) => {
-      const rows = await ctx.access.catalogAccess(requireViewer(ctx.viewer), ids);
-      return ids.map((id) => {
-        const row = rows.get(id);
-        return row ? withDates([row])[0] : null;
-      });
-    }),
-  };
-}
-
-/** Loaders whose answers depend on the caller: made once per request context. */
-export function accessLoaders(ctx: Context): ReturnType<typeof buildViewerLoaders> {
-  let loaders = viewerLoaders.get(ctx);
-  if (!loaders) {
-    loaders = buildViewerLoaders(ctx);
-    viewerLoaders.set(ctx, loaders);
-  }
-  return loaders;
 }

@@ -6,10 +6,10 @@ import { validate } from '../../common/validation';
 import { pgArray } from '../../db/sql';
 import { pagination, SuccessStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { AccountKind } from '../account/account.entity';
-import { artistIdInput, createArtistInput, graphPageInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput, withoutNulls } from './artist.inputs';
-import { accessLoaders } from './artist.loaders';
-import { query } from './artist.sql';
+import { AccountKind } from '../account';
+import { artistIdInput, createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { graphPageInput, withoutNulls } from '../../common/validation';
+import { query } from '../../db/sql';
 import { Artist, RosterArtist, SocialProfile, SocialsResult } from './artist.types';
 
 type Args = Record<string, unknown>;
@@ -62,7 +62,7 @@ export class ArtistService {
   canReach(accountId: string): Promise<boolean> {
     const viewer = requireViewer(this.ctx.viewer);
     if (viewerScope(viewer).includes(accountId)) return Promise.resolve(true);
-    return accessLoaders(this.ctx).accountReachable.load(accountId);
+    return this.ctx.access.canAccessAccountBatched(viewer, accountId);
   }
 
   /** The roster: of the caller and its organizations, or of account_id / organization_id. */

@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context';
-import { AccountKind } from '../account/account.entity';
+import { AccountKind } from '../account';
 import type { AppModule } from '../module';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
@@ -9,7 +9,8 @@ import { Artist } from './artist.types';
 
 /** For other modules: the graph's Artist and the artist access rules. */
 export { Artist, ArtistService };
-import { isUuid } from './artist.inputs';
+export { artistName } from './artist.inputs';
+import { isUuid } from '../../common/validation';
 
 export const artistModule: AppModule = {
   name: 'artist',

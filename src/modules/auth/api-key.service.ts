@@ -5,7 +5,7 @@ import { requireViewer } from '../../auth/access';
 import { AppError, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 import { createApiKeyInput, revokeApiKeyInput } from './auth.inputs';
 import { ApiKeyInfo, NewApiKey } from './auth.types';
 

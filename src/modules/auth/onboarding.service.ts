@@ -4,7 +4,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { Account, AccountKind } from '../account/account.entity';
+import { Account, AccountKind } from '../account';
 import { issueApiKey } from './api-key.service';
 import { signupInput, verifyInput } from './auth.inputs';
 import { OnboardingResult } from './auth.types';

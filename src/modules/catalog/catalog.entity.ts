@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 
 @Entity({ tableName: 'catalogs' })
 export class Catalog extends BaseEntity {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitArg, pageArg, uuid } from '../../common/validation';
-import { artistName } from '../artist/artist.inputs';
+import { artistName } from '../artist';
 
 /**
  * ISRC (decisions §5): 12 characters `^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$` after upper-casing and

@@ -3,8 +3,8 @@ import DataLoader from 'dataloader';
 import { requireViewer } from '../../auth/access';
 import { pgArray } from '../../db/sql';
 import type { Context } from '../../graphql/context';
-import { query } from '../artist/artist.sql';
-import { batchPages, Page, PageKey, pageKeyOf } from '../artist/artist.pages';
+import { query } from '../../db/sql';
+import { batchPages, Page, PageKey, pageKeyOf } from '../../db/pages';
 import type { CatalogAccount, CatalogRecord, Song, SongCredit } from './catalog.types';
 
 export interface CatalogSongRow extends Song {

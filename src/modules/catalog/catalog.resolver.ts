@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ResultStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { Artist } from '../artist/artist.types';
+import { Artist } from '../artist';
 import { CatalogService } from './catalog.service';
 import {
   Catalog,

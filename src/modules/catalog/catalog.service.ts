@@ -1,15 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireViewer } from '../../auth/access';
 import { AppError, forbidden, notFound } from '../../common/errors';
-import { validate } from '../../common/validation';
-import { pgArray } from '../../db/sql';
 import { pagination, ResultStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { graphPageInput, withoutNulls } from '../artist/artist.inputs';
-import { accessLoaders } from '../artist/artist.loaders';
-import { query } from '../artist/artist.sql';
-import { ArtistService } from '../artist/artist.service';
-import type { Artist } from '../artist/artist.types';
+import { graphPageInput, validate, withoutNulls } from '../../common/validation';
+import { pgArray, query } from '../../db/sql';
+import type { Artist } from '../artist';
 import {
   addCatalogInput,
   addSongsInput,
@@ -42,7 +38,7 @@ export class CatalogService {
   /** 404 for a catalog that does not exist, 403 for one the caller cannot reach. */
   private async requireCatalogs(ids: string[]): Promise<Map<string, CatalogRecord>> {
     const unique = [...new Set(ids)];
-    const rows = await accessLoaders(this.ctx).catalogAccess.loadMany(unique);
+    const rows = await Promise.all(unique.map((id) => this.ctx.access.catalogAccessBatched(this.viewer, id)));
     const found = new Map<string, CatalogRecord & { reachable: boolean }>();
     rows.forEach((row, i) => {
       if (row instanceof Error) throw row;
@@ -328,13 +324,13 @@ export class CatalogService {
    * empty for an artist the caller cannot reach.
    */
   async artistCatalogs(artist: Artist): Promise<Catalog[]> {
-    if (!(await new ArtistService(this.ctx).canReach(artist.id))) return [];
+    if (!(await this.ctx.access.canAccessAccountBatched(this.viewer, artist.id))) return [];
     return this.reachableCatalogs(await this.ctx.loaders.catalogIdsByArtist.load(artist.id));
   }
 
   /** The catalogs among ids that the caller reaches, by name (batched access check). */
   private async reachableCatalogs(ids: string[]): Promise<Catalog[]> {
-    const rows = await accessLoaders(this.ctx).catalogAccess.loadMany(ids);
+    const rows = await Promise.all(ids.map((id) => this.ctx.access.catalogAccessBatched(this.viewer, id)));
     return rows
       .flatMap((row) => (row && !(row instanceof Error) && row.reachable ? [toCatalog(row)] : []))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
@@ -343,7 +339,7 @@ export class CatalogService {
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */
   async artistSongs(artist: Artist, args: Args): Promise<Song[]> {
     const { page, limit } = validate(graphPageInput, withoutNulls(args));
-    if (!(await new ArtistService(this.ctx).canReach(artist.id))) return [];
+    if (!(await this.ctx.access.canAccessAccountBatched(this.viewer, artist.id))) return [];
     return (await songReachLoaders(this.ctx).artistSongsPage.load({ id: artist.id, page, limit })).rows;
   }
 

@@ -1,6 +1,6 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Pagination, ResultStatus } from '../../graphql/common.types';
-import { AccountKind } from '../account/account.entity';
+import { AccountKind } from '../account';
 
 @ObjectType('CatalogRecord', { description: 'A catalog (REST item)' })
 export class CatalogRecord {

@@ -1,7 +1,6 @@
 import { requireViewer } from '../../auth/access';
 import type { Context } from '../../graphql/context';
-import { isUuid } from '../artist/artist.inputs';
-import { accessLoaders } from '../artist/artist.loaders';
+import { isUuid } from '../../common/validation';
 import type { AppModule } from '../module';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
@@ -23,9 +22,9 @@ export const catalogModule: AppModule = {
     /** Only a catalog the caller reaches resolves; any other is null. */
     Catalog: {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
-        requireViewer(ctx.viewer);
+        const viewer = requireViewer(ctx.viewer);
         if (!isUuid(ref.id)) return null;
-        const row = await accessLoaders(ctx).catalogAccess.load(ref.id);
+        const row = await ctx.access.catalogAccessBatched(viewer, ref.id);
         return row?.reachable ? { id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at } : null;
       },
     },

@@ -1,6 +1,6 @@
 import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 import type { RenderCodec } from '../../jobs/codecs';
 
 export enum RunStatus {

@@ -9,7 +9,7 @@ import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
 import { sqlExecutorOf } from '../../jobs/runtime';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
 import { cancelRunInput, renderVideoInput, runsInput, watchRunInput } from './render.inputs';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 
 /** A working session of one account; private to it. */
 @Entity({ tableName: 'sessions' })

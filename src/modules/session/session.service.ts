@@ -5,7 +5,7 @@ import type { Viewer } from '../../auth/viewer';
 import { notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { Account } from '../account/account.entity';
+import { Account } from '../account';
 import { Chat, ChatMessage, MessageRole, Session } from './session.entity';
 import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput } from './session.inputs';
 import { ChatMessageRole, ChatMessageType, SessionChat, SessionType } from './session.types';
