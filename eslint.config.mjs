@@ -1,6 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const moduleBoundary = [
+  { regex: '^(\\.\\./)+http(/|$)', message: 'Modules do not import http/: the REST edge takes what it needs from the composition root.' },
+  { regex: '^\\.\\./[a-z][\\w-]*/.+', message: "Another module is reached only through its index.ts (import from '../<module>')." },
+];
+const moduleNotRegistry = {
+  regex: '^\\.\\.(/index)?$|^(\\.\\./)+modules(/index)?$',
+  message: 'A module does not import the registry of modules (src/modules/index.ts): that is the composition root.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', '.fedcompat/', 'coverage/', 'test/generated/', 'sdk/dist/'] },
   js.configs.recommended,
@@ -11,6 +20,36 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
       'no-console': 'off',
+    },
+  },
+  // Layers (docs/architecture.md): a module reaches another only through its index.ts and never
+  // imports http/ (types included); infrastructure never imports a module at runtime, since the
+  // composition root (main, worker, app, deps, emit-schema, the modules' registry) hands it their parts.
+  {
+    files: ['src/modules/*/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...moduleBoundary, moduleNotRegistry] }] },
+  },
+  {
+    // A module's tests may build the whole app (the root, the registry), like test/app.ts does.
+    files: ['src/modules/*/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: moduleBoundary }] },
+  },
+  {
+    files: ['src/modules/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^\\.\\./http(/|$)', message: 'Modules do not import http/.' },
+        { regex: '^\\./[a-z][\\w-]*/.+', message: "The registry takes each module from its index.ts (import from './<module>')." },
+      ] }],
+    },
+  },
+  {
+    files: ['src/{auth,common,config,db,graphql,http,jobs,providers}/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/db/seeders/**', 'src/db/cli.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+modules(/|$)', allowTypeImports: true, message: 'Infrastructure imports modules for types only: the composition root hands it their parts at runtime.' },
+      ] }],
     },
   },
   {

@@ -5,6 +5,7 @@ import { createApp } from '../src/app';
 import { createLogger } from '../src/common/logger';
 import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/database';
+import { entities } from '../src/modules';
 import { DEMO_KEYS } from '../src/db/seeders/demo.data';
 import { createDeps } from '../src/deps';
 import { scenarios, prepareVolume } from './scenarios';
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     DEMO_SEED: 'true',
   });
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, { entities });
   const deps = createDeps(config, database.orm, logger);
   await prepareVolume(database.orm);
   const app = await createApp(deps);

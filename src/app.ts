@@ -22,10 +22,12 @@ import { toHttpError } from './http/rest/error-status';
 import { requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
-import { modules } from './modules';
+import { operations, references, resolvers } from './modules';
+import { renderFiles } from './modules/render';
+import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
-import { renderFilesRouter } from './modules/render/render.files';
+import { renderFilesRouter } from './http/media';
 
 export interface App {
   express: express.Express;
@@ -41,9 +43,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     deps.render.signer.useKey(await sharedSetting(deps.orm, URL_SECRET_SETTING, newUrlSecret));
     deps.logger.info('RENDER_URL_SECRET is not set: video links are signed with the key kept in the database (settings table)');
   }
-  const plain = await buildPlainSchema();
-  const routes = modules.flatMap((m) => m.routes);
-  const federated = buildFederatedSchema(plain, Object.assign({}, ...modules.map((m) => m.references ?? {})));
+  const plain = await buildPlainSchema({ resolvers });
+  const routes = routeTable(operations);
+  const federated = buildFederatedSchema(plain, references);
   const app = express();
   const server = createServer(app);
   app.disable('x-powered-by');
@@ -114,7 +116,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
 
   app.use('/media', embeddableMedia);
-  app.use(renderFilesRouter(deps));
+  app.use(renderFilesRouter(deps, renderFiles(deps.orm)));
   app.use('/api', createRestRouter(deps, plain, routes));
 
   app.use((req: Request, res: Response) => {

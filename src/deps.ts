@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from './common/logger';
 import type { Config } from './config/config';
 import type { Orm } from './db/orm';
@@ -7,6 +8,7 @@ import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
 import { RateLimiter } from './auth/rate-limit';
+import { createLoaders, Loaders } from './modules';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -20,6 +22,8 @@ export interface AppDeps {
   render: RenderRuntime;
   /** Per-minute request budgets in PostgreSQL (shared by every instance); closed by App.stop(). */
   rateLimiter: RateLimiter;
+  /** Every module's DataLoaders, made fresh per request context. */
+  createLoaders(em: EntityManager): Loaders;
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
@@ -32,5 +36,6 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
     rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
+    createLoaders,
   };
 }

@@ -4,6 +4,7 @@ import { assertPortFree, listen } from './common/listen';
 import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
+import { entities } from './modules';
 import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   // Before the clients are built: in sandbox mode they must point at the local upstreams.
   const providerMode = await startProviderMode(config, logger);
   config = providerMode.config;
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, { entities });
 
   const deps = createDeps(config, database.orm, logger);
   let app: App | undefined;

@@ -3,6 +3,7 @@ import { createLogger } from './common/logger';
 import { exitGracefullyOnSignals } from './common/shutdown';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
+import { entities } from './modules';
 import { RenderWorker } from './jobs/render.worker';
 import { createRenderRuntime } from './jobs/runtime';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     logger.info({ port: config.database.embeddedPort }, 'DATABASE_URL unset: using the embedded PostgreSQL of `npm start`');
   }
   // The API process applies migrations and loads demo data; a worker only works.
-  const database = await openDatabase(config, logger, { migrate: false, seed: false });
+  const database = await openDatabase(config, logger, { entities, migrate: false, seed: false });
   const runtime = createRenderRuntime(config, database.url, logger);
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();

@@ -5,6 +5,7 @@ import { App, createApp } from '../src/app';
 import { createLogger } from '../src/common/logger';
 import { Config, loadConfig } from '../src/config/config';
 import { initOrm, Orm } from '../src/db/orm';
+import { entities } from '../src/modules';
 import { seedDemo } from '../src/db/seeders/demo.seeder';
 import { AppDeps, createDeps } from '../src/deps';
 import { ProviderMode, startProviderMode } from '../src/providers/provider-mode';
@@ -42,7 +43,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const providerMode = await startProviderMode(loaded, logger);
   const config = providerMode.config;
-  const orm = await initOrm({ url: db.url, poolMax: 5 });
+  const orm = await initOrm({ url: db.url, poolMax: 5, entities });
   if (options.seed !== false) await seedDemo(orm, config);
   const deps = createDeps(config, orm, logger);
   const app = await createApp(deps);

@@ -4,6 +4,7 @@ import { createApp, App } from '../src/app';
 import { createLogger } from '../src/common/logger';
 import { loadConfig } from '../src/config/config';
 import { initOrm, Orm } from '../src/db/orm';
+import { entities } from '../src/modules';
 import { seedDemo } from '../src/db/seeders/demo.seeder';
 import { createDeps } from '../src/deps';
 import { createTestDatabase, TestDatabase } from './db';
@@ -24,7 +25,7 @@ describe('PostgreSQL unreachable', () => {
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     const url = proxy.url(db.url);
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, ROUTER_SECRET: TEST_ROUTER_SECRET });
-    orm = await initOrm({ url, poolMax: 3 });
+    orm = await initOrm({ url, poolMax: 3, entities });
     await seedDemo(orm, config);
     app = await createApp(createDeps(config, orm, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')));
   });

@@ -2,6 +2,7 @@ import supertest from 'supertest';
 import { createApp, App } from '../src/app';
 import { createLogger } from '../src/common/logger';
 import { initOrm, Orm } from '../src/db/orm';
+import { entities } from '../src/modules';
 import { createDeps } from '../src/deps';
 import { createTestApp, TestApp } from './app';
 import { as } from './demo';
@@ -151,7 +152,7 @@ describe('request rate limits (real PostgreSQL)', () => {
   });
 
   it('holds across two API instances on one database', async () => {
-    const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3 });
+    const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
     const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
     try {
       const owner = await createAccount(t.orm);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { initOrm, Orm } from '../src/db/orm';
+import { entities } from '../src/modules';
 import { createTestDatabase, TestDatabase } from './db';
 import { createAccount } from './factories';
 
@@ -38,7 +39,7 @@ describe('graceful shutdown of the real process (npm start path)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    orm = await initOrm({ url: db.url, poolMax: 2 });
+    orm = await initOrm({ url: db.url, poolMax: 2, entities });
     upstream = await slowUpstream(1500);
   });
   afterAll(async () => {

@@ -4,6 +4,28 @@ import { AppError, badInput, forbidden } from '../common/errors';
 import { pgArray, withDates } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
 
+/** A SQL condition with its bindings, to compose into a repository's own statement. */
+export interface SqlCondition {
+  sql: string;
+  bindings: unknown[];
+}
+
+/**
+ * The reach predicate: SQL condition "the account in `column` is reachable by the viewer" (the
+ * rules below). Repositories compose it into their statements, so a read that leaves a row out
+ * costs no statement of its own and a forgotten check cannot leak one.
+ */
+export function reachCondition(viewer: Viewer, column: string): SqlCondition {
+  if (viewer.isAdmin) return { sql: 'true', bindings: [] };
+  const scope = pgArray(viewerScope(viewer));
+  return {
+    sql: `(${column} = any(?::uuid[])
+        or exists (select 1 from memberships m where m.organization_id = any(?::uuid[]) and m.member_id = ${column})
+        or exists (select 1 from roster_entries r where r.owner_id = any(?::uuid[]) and r.artist_id = ${column}))`,
+    bindings: [scope, scope, scope],
+  };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -142,40 +164,20 @@ export class AccessPolicy {
     return viewer.accountId === creatorId;
   }
 
-  /** Sessions (and their chats) are private to their account, admins included (decisions §6). */
-  ownsSession(viewer: Viewer, sessionAccountId: string): boolean {
-    return viewer.accountId === sessionAccountId;
-  }
-
-  /**
-   * SQL condition "the account in `column` is reachable by the viewer" (rules above), with its
-   * bindings; used inside batched queries so one statement answers for many ids.
-   */
-  private reachCondition(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
-    if (viewer.isAdmin) return { sql: 'true', bindings: [] };
-    const scope = pgArray(viewerScope(viewer));
-    return {
-      sql: `(${column} = any(?::uuid[])
-          or exists (select 1 from memberships m where m.organization_id = any(?::uuid[]) and m.member_id = ${column})
-          or exists (select 1 from roster_entries r where r.owner_id = any(?::uuid[]) and r.artist_id = ${column}))`,
-      bindings: [scope, scope, scope],
-    };
-  }
-
   /**
    * SQL condition "the catalog in `column` is reachable by the viewer" (through any account
    * linked to it that the viewer may access), for song reads that must follow catalog reach.
    */
   catalogReach(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
     if (viewer.isAdmin) return { sql: 'true', bindings: [] };
-    const reach = this.reachCondition(viewer, 'ac.account_id');
+    const reach = reachCondition(viewer, 'ac.account_id');
     return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
   }
 
   /** The subset of `accountIds` the viewer may reach, in one statement. */
   async reachableAmong(viewer: Viewer, accountIds: readonly string[]): Promise<Set<string>> {
     if (viewer.isAdmin || accountIds.length === 0) return new Set(accountIds);
-    const reach = this.reachCondition(viewer, 't.id');
+    const reach = reachCondition(viewer, 't.id');
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
       `select t.id from unnest(?::uuid[]) as t(id) where ${reach.sql}`,
       [pgArray(accountIds), ...reach.bindings],

@@ -6,6 +6,7 @@ import { createApp } from '../app';
 import { createLogger } from '../common/logger';
 import { loadConfig } from '../config/config';
 import { initOrm } from '../db/orm';
+import { entities } from '../modules';
 import { createDeps } from '../deps';
 import { DEMO } from '../../test/demo';
 import { bearer, JWT_AUDIENCE, JWT_ISSUER, JwtIssuer, startJwtIssuer } from '../../test/jwt';
@@ -145,7 +146,7 @@ describe('Bearer JWTs: an existing account is matched by e-mail only on proof', 
     const sub = `shared-${randomUUID()}`;
     const otherIssuer = 'https://other-idp.example.test/';
     // A second app on the same database, trusting another issuer (same keys, so only iss differs).
-    const orm = await initOrm({ url: t.db.url, poolMax: 2 });
+    const orm = await initOrm({ url: t.db.url, poolMax: 2, entities });
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: t.db.url, ...idp.env, AUTH_JWT_ISSUER: otherIssuer });
     const other = await createApp(createDeps(config, orm, createLogger('silent')));
     try {

@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { createLogger } from '../common/logger';
 import { loadConfig } from '../config/config';
 import { openDatabase } from './database';
+import { entities } from '../modules';
 import { seedDemo } from './seeders/demo.seeder';
 
 /** `npm run db:migrate` applies pending migrations; `npm run db:seed` loads the demo data set (idempotent). */
 async function run(command: string | undefined): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, {}, config.logPretty);
-  const database = await openDatabase(config, logger, { migrate: true, seed: false });
+  const database = await openDatabase(config, logger, { entities, migrate: true, seed: false });
   try {
     if (command === 'seed') {
       const created = await seedDemo(database.orm, config);

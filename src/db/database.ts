@@ -15,14 +15,22 @@ export interface Database {
  * DATABASE_URL when set; otherwise the embedded PostgreSQL under EMBEDDED_PG_DIR. Applies pending
  * migrations, then loads the demo data set when DEMO_SEED says so (auto: on the embedded default).
  */
-export async function openDatabase(config: Config, logger: Logger, { migrate = true, seed = true } = {}): Promise<Database> {
+export interface OpenDatabaseOptions {
+  /** Every entity class (the modules' list, from the composition root). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entities: any[];
+  migrate?: boolean;
+  seed?: boolean;
+}
+
+export async function openDatabase(config: Config, logger: Logger, { entities, migrate = true, seed = true }: OpenDatabaseOptions): Promise<Database> {
   const embedded = config.database.url
     ? undefined
     : await startEmbeddedPostgres(config.database.embeddedDir, config.database.embeddedPort, logger);
   const url = config.database.url ?? embedded!.url;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ url, poolMax: config.database.poolMax });
+    orm = await initOrm({ url, poolMax: config.database.poolMax, entities });
     if (migrate) {
       const applied = await orm.getMigrator().up();
       if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');

@@ -3,7 +3,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SeedManager } from '@mikro-orm/seeder';
 import { migrationsList } from '../../migrations';
-import { entities } from './entities';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -14,9 +13,12 @@ export interface OrmSettings {
   url: string;
   poolMax?: number;
   debug?: boolean;
+  /** Every entity class (the modules' list, handed in by the composition root). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entities: any[];
 }
 
-export function ormOptions({ url, poolMax = 10, debug = false }: OrmSettings): Options<PostgreSqlDriver> {
+export function ormOptions({ url, poolMax = 10, debug = false, entities }: OrmSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 import { AccessPolicy } from '../auth/access';
 import type { Viewer } from '../auth/viewer';
 import { Credentials } from '../auth/authenticate';
-import { createLoaders, Loaders } from './loaders';
+import type { Loaders } from '../modules';
 
 /** The one request context, built the same way for Apollo, sofa (REST) and graphql-ws. */
 export interface Context {
@@ -39,7 +39,7 @@ export async function createContext(deps: AppDeps, input: ContextInput): Promise
     requestId,
     viewer,
     em,
-    loaders: createLoaders(em),
+    loaders: deps.createLoaders(em),
     access: new AccessPolicy(em),
     deps,
     log,

@@ -1,6 +1,7 @@
 import { GraphQLSchema, parse } from 'graphql';
 import { operationCost, providerFieldsOf } from './cost';
 import { buildPlainSchema } from './schema';
+import { resolvers } from '../modules';
 
 describe('operationCost', () => {
   let schema: GraphQLSchema;
@@ -8,7 +9,7 @@ describe('operationCost', () => {
   const cost = (query: string, variables?: Record<string, unknown>) => operationCost(schema, parse(query), undefined, variables, providers);
 
   beforeAll(async () => {
-    schema = await buildPlainSchema();
+    schema = await buildPlainSchema({ resolvers });
     providers = providerFieldsOf(schema);
   });
 

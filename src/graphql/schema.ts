@@ -3,7 +3,6 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { GraphQLDirective, GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
-import { modules } from '../modules';
 import type { Context } from './context';
 import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
@@ -34,8 +33,8 @@ export interface SubgraphOptions {
 const pubSub = createLocalPubSub();
 
 export interface PlainSchemaOptions {
-  /** Resolver classes (default: every module's). */
-  resolvers?: NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  /** Resolver classes (the app's: every module's, from the composition root). */
+  resolvers: NonEmptyArray<Function>; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
   /** Object types no field reaches (e.g. entities only other subgraphs reference). */
   orphanedTypes?: Function[]; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
   /** Custom directive definitions applied with type-graphql's @Directive. */
@@ -43,10 +42,9 @@ export interface PlainSchemaOptions {
 }
 
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
-export async function buildPlainSchema(options: PlainSchemaOptions = {}): Promise<GraphQLSchema> {
-  const resolvers = options.resolvers ?? (modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+export async function buildPlainSchema(options: PlainSchemaOptions): Promise<GraphQLSchema> {
   const schema = await buildSchema({
-    resolvers,
+    resolvers: options.resolvers,
     authChecker,
     validate: false,
     emitSchemaFile: false,

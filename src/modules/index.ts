@@ -1,3 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NonEmptyArray } from 'type-graphql';
+import type { OperationSpecs } from '../common/operations';
+import type { ReferenceResolvers } from '../graphql/schema';
 import { accountModule } from './account';
 import { authModule } from './auth';
 import { agentModule } from './agent';
@@ -8,14 +12,31 @@ import { researchModule } from './research';
 import { renderModule } from './render';
 import type { AppModule } from './module';
 
-/** Every domain module; the schema, the REST route table and the ORM are built from this list. */
-export const modules: AppModule[] = [
-  accountModule,
-  authModule,
-  artistModule,
-  catalogModule,
-  agentModule,
-  sessionModule,
-  researchModule,
-  renderModule,
-];
+const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule] as const;
+
+/** Every domain module; the composition root builds the schema, the REST route table, the ORM and the loaders from this list. */
+export const modules: readonly AppModule[] = registry;
+
+/** Every entity, listed explicitly so the same list works from TypeScript (tests) and dist. */
+export const entities = modules.flatMap((m) => m.entities);
+
+/** Every resolver class, for the schema. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const resolvers = modules.flatMap((m) => m.resolvers) as NonEmptyArray<Function>;
+
+/** Federation `__resolveReference` of every entity type. */
+export const references: ReferenceResolvers = Object.assign({}, ...modules.map((m) => m.references ?? {}));
+
+/** Every operation's input schema, by root field. */
+export const operations: OperationSpecs = Object.assign({}, ...modules.map((m) => m.operations ?? {}));
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type LoadersOf<M> = M extends { loaders: (em: EntityManager) => infer L } ? L : never;
+
+/** The request's DataLoaders: every module's, by name. */
+export type Loaders = UnionToIntersection<LoadersOf<(typeof registry)[number]>>;
+
+/** Fresh DataLoaders for one request, from every module's factory. */
+export function createLoaders(em: EntityManager): Loaders {
+  return Object.assign({}, ...modules.map((m) => m.loaders?.(em) ?? {}));
+}

@@ -1,14 +1,18 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OperationSpecs } from '../common/operations';
 import type { ReferenceResolvers } from '../graphql/schema';
-import type { RestRoute } from '../http/rest/route';
 
-/** What each domain folder contributes to the app. */
+/** What each domain folder contributes to the app; the composition root hands the parts to the infrastructure. */
 export interface AppModule {
   name: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers: Function[];
-  routes: RestRoute[];
+  /** How the module's operations parse their input; the REST route table and the OpenAPI document take it from here. */
+  operations?: OperationSpecs;
+  /** The module's DataLoaders, made fresh for every request on its entity manager. */
+  loaders?: (em: EntityManager) => object;
   /** Federation: `__resolveReference` per entity type this module owns (batched through loaders). */
   references?: ReferenceResolvers;
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, TestApp } from '../app';
 import { createAccount } from '../factories';
 import { bearer, JwtIssuer, startJwtIssuer } from '../jwt';
-import { modules } from '../../src/modules';
+import { routeTable } from '../../src/http/rest/routes';
+import { operations } from '../../src/modules';
 import { router } from '../demo';
 import { ownerOf, reaches, READS, rowsOf, scratchOf } from './graphql-reach';
 import { AccessRequest, ACCOUNT_CASES, CaseName, CREDENTIAL_CASES, expectedStatus, loadCases, Situation } from './registry';
@@ -12,7 +13,7 @@ import { buildWorld, World } from './world';
  * Every REST route × every access case (rules 1-2 and 5-8 of the contract) → the status the
  * registry expects. Cases live in test/access/<module>.cases.ts; see registry.ts for the format.
  */
-const routes = modules.flatMap((m) => m.routes).map((route) => ({ route, key: `${route.method} /api${route.path}` }));
+const routes = routeTable(operations).map((route) => ({ route, key: `${route.method} /api${route.path}` }));
 const cases = loadCases();
 const allCases: CaseName[] = [...CREDENTIAL_CASES, ...ACCOUNT_CASES];
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createTestDatabase, TestDatabase } from '../db';
 import { initOrm } from '../../src/db/orm';
+import { entities } from '../../src/modules';
 
 const root = join(__dirname, '..', '..');
 
@@ -46,7 +47,7 @@ describe('npm start on a busy port (issue 16)', () => {
     expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`);
     expect(output).not.toMatch(/render worker|listening/i);
     // The child left no database connection behind.
-    const orm = await initOrm({ url: db.url, poolMax: 1 });
+    const orm = await initOrm({ url: db.url, poolMax: 1, entities });
     try {
       const left = await orm.em.getConnection().execute(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
       expect(left).toHaveLength(0);

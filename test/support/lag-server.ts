@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';
 import { loadConfig } from '../../src/config/config';
 import { initOrm } from '../../src/db/orm';
+import { entities } from '../../src/modules';
 import { createDeps } from '../../src/deps';
 
 /**
@@ -14,7 +15,7 @@ import { createDeps } from '../../src/deps';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const orm = await initOrm({ url: config.database.url!, poolMax: 5 });
+  const orm = await initOrm({ url: config.database.url!, poolMax: 5, entities });
   const app = await createApp(createDeps(config, orm, createLogger('silent')));
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const lag = monitorEventLoopDelay({ resolution: 10 });

@@ -10,6 +10,7 @@ import type { TestApp } from '../app';
 import { App, createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';
 import { initOrm } from '../../src/db/orm';
+import { entities } from '../../src/modules';
 import { createDeps } from '../../src/deps';
 
 /** Environment of a render test app: its own storage directory, a fixed link secret, fast polling. */
@@ -79,7 +80,7 @@ export async function probe(file: string): Promise<Probe> {
 
 /** A second API instance on the same database (as another machine would run), listening on a free port. */
 export async function secondInstance(t: TestApp): Promise<{ app: App; port: number; close(): Promise<void> }> {
-  const orm = await initOrm({ url: t.db.url, poolMax: 3 });
+  const orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
   const deps = createDeps(t.config, orm, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   const app = await createApp(deps);
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));

@@ -1,18 +1,20 @@
 import type { AppModule } from '../module';
+import { createAccountLoaders } from './account.loaders';
 import { Account, Membership, OrganizationInvitation } from './account.entity';
 import { AccountResolver } from './account.resolver';
-import { accountRoutes } from './account.routes';
+import { accountOperations } from './account.operations';
 import { AccountService } from './account.service';
 
 /** For other modules: the account entity their rows belong to, and the kinds of account. */
 export { Account, AccountKind, Membership } from './account.entity';
 
-export const accountModule: AppModule = {
+export const accountModule = {
   name: 'account',
   entities: [Account, Membership, OrganizationInvitation],
   resolvers: [AccountResolver],
-  routes: accountRoutes,
+  operations: accountOperations,
+  loaders: createAccountLoaders,
   references: {
     Organization: { __resolveReference: (ref: { id: unknown }, ctx) => new AccountService(ctx).organizationReference(ref.id) },
   },
-};
+} satisfies AppModule;

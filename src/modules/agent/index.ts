@@ -1,13 +1,15 @@
 import type { AppModule } from '../module';
+import { createAgentLoaders } from './agent.loaders';
 import { AgentTemplate, TemplateFavourite, TemplateShare } from './agent-template.entity';
 import { agentReferences } from './agent.reference';
 import { AgentResolver } from './agent.resolver';
-import { agentRoutes } from './agent.routes';
+import { agentOperations } from './agent.operations';
 
-export const agentModule: AppModule = {
+export const agentModule = {
   name: 'agent',
   entities: [AgentTemplate, TemplateShare, TemplateFavourite],
   resolvers: [AgentResolver],
-  routes: agentRoutes,
+  operations: agentOperations,
+  loaders: createAgentLoaders,
   references: agentReferences,
-};
+} satisfies AppModule;

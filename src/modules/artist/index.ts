@@ -1,9 +1,10 @@
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account';
 import type { AppModule } from '../module';
+import { createArtistLoaders } from './artist.loaders';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
-import { artistRoutes } from './artist.routes';
+import { artistOperations } from './artist.operations';
 import { ArtistService } from './artist.service';
 import { Artist } from './artist.types';
 
@@ -12,11 +13,12 @@ export { Artist, ArtistService };
 export { artistName } from './artist.inputs';
 import { isUuid } from '../../common/validation';
 
-export const artistModule: AppModule = {
+export const artistModule = {
   name: 'artist',
   entities: [RosterEntry, Social, AccountSocial],
   resolvers: [ArtistResolver, ArtistGraphResolver],
-  routes: artistRoutes,
+  operations: artistOperations,
+  loaders: createArtistLoaders,
   references: {
     /** Only an artist the caller reaches resolves (as Query.artist); any other is null. */
     Artist: {
@@ -28,4 +30,4 @@ export const artistModule: AppModule = {
       },
     },
   },
-};
+} satisfies AppModule;

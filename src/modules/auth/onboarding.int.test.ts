@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from '../../app';
 import { createLogger } from '../../common/logger';
 import { initOrm } from '../../db/orm';
+import { entities } from '..';
 import { createDeps } from '../../deps';
 import type { MailMessage } from '../../auth/mailer';
 import { createTestApp, TestApp } from '../../../test/app';
@@ -138,7 +139,7 @@ describe('agent onboarding (POST /api/agents/signup, /api/agents/verify)', () =>
 
   it('limits signups per address and per IP with 429 and Retry-After, counted in PostgreSQL across instances', async () => {
     // A second instance of the service on the same database.
-    const orm2 = await initOrm({ url: t.db.url, poolMax: 2 });
+    const orm2 = await initOrm({ url: t.db.url, poolMax: 2, entities });
     const app2 = await createApp(createDeps(t.config, orm2, createLogger('silent')));
     try {
       const email = `limit-${randomUUID().slice(0, 8)}@example.test`;

@@ -2,22 +2,24 @@ import { requireViewer } from '../../auth/access';
 import type { Context } from '../../graphql/context';
 import { isUuid } from '../../common/validation';
 import type { AppModule } from '../module';
+import { createCatalogLoaders } from './catalog.loaders';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
 import { songReachLoaders } from './catalog.loaders';
 import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
-import { catalogRoutes } from './catalog.routes';
+import { catalogOperations } from './catalog.operations';
 import type { Catalog } from './catalog.types';
 import { Song } from './catalog.types';
 
 /** The graph's Song, for other modules' field resolvers. */
 export { Song };
 
-export const catalogModule: AppModule = {
+export const catalogModule = {
   name: 'catalog',
   entities: [CatalogEntity, AccountCatalog, CatalogSong, CatalogSongArtist],
   resolvers: [CatalogResolver, CatalogGraphResolver, SongGraphResolver, ArtistCatalogResolver],
-  routes: catalogRoutes,
+  operations: catalogOperations,
+  loaders: createCatalogLoaders,
   references: {
     /** Only a catalog the caller reaches resolves; any other is null. */
     Catalog: {
@@ -37,4 +39,4 @@ export const catalogModule: AppModule = {
       },
     },
   },
-};
+} satisfies AppModule;

@@ -1,12 +1,14 @@
 import type { AppModule } from '../module';
+import { createResearchLoaders } from './research.loaders';
 import { ResearchAnswer } from './research.entity';
 import { ResearchArtistResolver, ResearchPlaylistResolver, ResearchResolver, ResearchTrackResolver, SongResearchResolver } from './research.resolver';
-import { researchRoutes } from './research.routes';
+import { researchOperations } from './research.operations';
 import { ArtistResearchMutationResolver, ArtistResearchResolver } from './artist-research.resolver';
 
-export const researchModule: AppModule = {
+export const researchModule = {
   name: 'research',
   entities: [ResearchAnswer],
   resolvers: [ResearchResolver, ResearchArtistResolver, ResearchTrackResolver, ResearchPlaylistResolver, SongResearchResolver, ArtistResearchMutationResolver, ArtistResearchResolver],
-  routes: researchRoutes,
-};
+  operations: researchOperations,
+  loaders: createResearchLoaders,
+} satisfies AppModule;

@@ -1,11 +1,11 @@
 import type { AppModule } from '../module';
 import { Chat, ChatMessage, Session } from './session.entity';
 import { SessionResolver } from './session.resolver';
-import { sessionRoutes } from './session.routes';
+import { sessionOperations } from './session.operations';
 
-export const sessionModule: AppModule = {
+export const sessionModule = {
   name: 'session',
   entities: [Session, Chat, ChatMessage],
   resolvers: [SessionResolver],
-  routes: sessionRoutes,
-};
+  operations: sessionOperations,
+} satisfies AppModule;

@@ -52,3 +52,9 @@ export const addMessageInput = z.object({
     .max(MESSAGE_MAX, { message: `must be at most ${MESSAGE_MAX} characters` })
     .refine((v) => v.trim().length > 0, { message: 'must not be blank' }),
 });
+
+export type CreateSessionInput = z.output<typeof createSessionInput>;
+export type SessionChatsInput = z.output<typeof sessionChatsInput>;
+export type CreateChatInput = z.output<typeof createChatInput>;
+export type ChatRefInput = z.output<typeof chatRefInput>;
+export type AddMessageInput = z.output<typeof addMessageInput>;

@@ -1,15 +1,21 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { SuccessStatus } from '../../graphql/common.types';
+import { requireViewer } from '../../auth/access';
+import { validate } from '../../common/validation';
+import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput } from './session.inputs';
+import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
 import { ChatMessageResult, ChatMessageRole, SessionChatResult, SessionChatsResult, SessionResult, SessionsResult } from './session.types';
+
+const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.em), ctx.deps.config.sessions);
 
 @Resolver()
 export class SessionResolver {
   @Authorized()
   @Query(() => SessionsResult, { description: "The caller's sessions, newest first" })
   async sessions(@Ctx() ctx: Context): Promise<SessionsResult> {
-    return { status: SuccessStatus.success, sessions: await new SessionService(ctx).list() };
+    return { status: SuccessStatus.success, sessions: await sessions(ctx).list(requireViewer(ctx.viewer)) };
   }
 
   @Authorized()
@@ -20,7 +26,7 @@ export class SessionResolver {
     @Ctx() ctx: Context,
     @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
   ): Promise<SessionChatsResult> {
-    return new SessionService(ctx).chats(sessionId);
+    return sessions(ctx).chats(requireViewer(ctx.viewer), validate(sessionChatsInput, { sessionId }));
   }
 
   @Authorized()
@@ -29,7 +35,7 @@ export class SessionResolver {
     @Ctx() ctx: Context,
     @Arg('title', () => String, { description: '1-200 characters' }) title: string,
   ): Promise<SessionResult> {
-    return { status: SuccessStatus.success, session: await new SessionService(ctx).create(title) };
+    return { status: SuccessStatus.success, session: await sessions(ctx).create(requireViewer(ctx.viewer), validate(createSessionInput, { title })) };
   }
 
   @Authorized()
@@ -41,7 +47,7 @@ export class SessionResolver {
     @Arg('modelId', () => String, { nullable: true, description: 'Model for this chat; omitted means defaultModelId' })
     modelId?: string | null,
   ): Promise<SessionChatResult> {
-    return { status: SuccessStatus.success, chat: await new SessionService(ctx).createChat(sessionId, title, modelId) };
+    return { status: SuccessStatus.success, chat: await sessions(ctx).createChat(requireViewer(ctx.viewer), validate(createChatInput, { sessionId, title, modelId })) };
   }
 
   @Authorized()
@@ -51,7 +57,7 @@ export class SessionResolver {
     @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
     @Arg('chatId', () => ID, { description: 'Chat id (UUID)' }) chatId: string,
   ): Promise<SessionChatResult> {
-    return { status: SuccessStatus.success, chat: await new SessionService(ctx).markRead(sessionId, chatId) };
+    return { status: SuccessStatus.success, chat: await sessions(ctx).markRead(requireViewer(ctx.viewer), validate(chatRefInput, { sessionId, chatId })) };
   }
 
   @Authorized()
@@ -65,7 +71,7 @@ export class SessionResolver {
     @Arg('role', () => ChatMessageRole) role: ChatMessageRole,
     @Arg('content', () => String, { description: '1-100000 characters' }) content: string,
   ): Promise<ChatMessageResult> {
-    const { message, chat } = await new SessionService(ctx).addMessage(sessionId, chatId, role, content);
+    const { message, chat } = await sessions(ctx).addMessage(requireViewer(ctx.viewer), validate(addMessageInput, { sessionId, chatId, role, content }));
     return { status: SuccessStatus.success, message, chat };
   }
 }

@@ -1,13 +1,8 @@
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { requireViewer } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { notFound } from '../../common/errors';
-import { validate } from '../../common/validation';
-import type { Context } from '../../graphql/context';
-import { Account } from '../account';
-import { Chat, ChatMessage, MessageRole, Session } from './session.entity';
-import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput } from './session.inputs';
+import { Chat, MessageRole, Session } from './session.entity';
+import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput } from './session.inputs';
+import type { SessionRepository } from './session.repository';
 import { ChatMessageRole, ChatMessageType, SessionChat, SessionType } from './session.types';
 
 export const toSession = (s: Session): SessionType => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt });
@@ -35,49 +30,39 @@ const later = (a: Date, b: Date | null): Date => (b && b.getTime() > a.getTime()
 
 /** Sessions and their chats. A session belongs to one account; anyone else (admins too) gets a 404. */
 export class SessionService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: SessionRepository,
+    private readonly settings: { defaultModelId: string },
+  ) {}
 
-  async create(title: string): Promise<SessionType> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(createSessionInput, { title });
-    const session = await this.ctx.em.transactional((tx) =>
-      Promise.resolve(tx.create(Session, { account: tx.getReference(Account, viewer.accountId), title: input.title })),
-    );
-    return toSession(session);
+  async create(viewer: Viewer, input: CreateSessionInput): Promise<SessionType> {
+    return toSession(await this.repo.createSession(viewer.accountId, input.title));
   }
 
   /** The caller's sessions, newest first. */
-  async list(): Promise<SessionType[]> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const sessions = await this.ctx.em.find(Session, { account: viewer.accountId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
-    return sessions.map(toSession);
+  async list(viewer: Viewer): Promise<SessionType[]> {
+    return (await this.repo.sessionsOf(viewer.accountId)).map(toSession);
   }
 
   /** Every chat of the session by createdAt ascending, and the configured default model. */
-  async chats(sessionId: string): Promise<{ chats: SessionChat[]; defaultModelId: string }> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(sessionChatsInput, { sessionId });
-    const session = await this.ownedSession(this.ctx.em, viewer, input.sessionId);
-    const chats = await this.ctx.em.find(Chat, { session: session.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return { chats: chats.map((c) => toChat(c, session.id)), defaultModelId: this.ctx.deps.config.sessions.defaultModelId };
+  async chats(viewer: Viewer, input: SessionChatsInput): Promise<{ chats: SessionChat[]; defaultModelId: string }> {
+    const session = await this.ownedSession(this.repo, viewer, input.sessionId);
+    const chats = await this.repo.chatsOf(session.id);
+    return { chats: chats.map((c) => toChat(c, session.id)), defaultModelId: this.settings.defaultModelId };
   }
 
-  async createChat(sessionId: string, title: string, modelId?: string | null): Promise<SessionChat> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(createChatInput, { sessionId, title, modelId });
-    const chat = await this.ctx.em.transactional(async (tx) => {
-      const session = await this.ownedSession(tx, viewer, input.sessionId);
-      return tx.create(Chat, { session, title: input.title, modelId: input.modelId ?? null });
+  async createChat(viewer: Viewer, input: CreateChatInput): Promise<SessionChat> {
+    const chat = await this.repo.transaction(async (repo) => {
+      const session = await this.ownedSession(repo, viewer, input.sessionId);
+      return repo.createChat(session, input.title, input.modelId ?? null);
     });
     return toChat(chat, input.sessionId);
   }
 
   /** Marks everything in the chat so far as read by the session owner. */
-  async markRead(sessionId: string, chatId: string): Promise<SessionChat> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(chatRefInput, { sessionId, chatId });
-    const chat = await this.ctx.em.transactional(async (tx) => {
-      const found = await this.ownedChat(tx, viewer, input.sessionId, input.chatId);
+  async markRead(viewer: Viewer, input: ChatRefInput): Promise<SessionChat> {
+    const chat = await this.repo.transaction(async (repo) => {
+      const found = await this.ownedChat(repo, viewer, input);
       found.lastReadAt = later(new Date(), found.lastAssistantMessageAt);
       return found;
     });
@@ -85,19 +70,12 @@ export class SessionService {
   }
 
   /** Appends a message; an assistant message moves lastAssistantMessageAt, so the chat turns unread. */
-  async addMessage(
-    sessionId: string,
-    chatId: string,
-    role: ChatMessageRole,
-    content: string,
-  ): Promise<{ message: ChatMessageType; chat: SessionChat }> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(addMessageInput, { sessionId, chatId, role, content });
-    const { message, chat } = await this.ctx.em.transactional(async (tx) => {
+  async addMessage(viewer: Viewer, input: AddMessageInput): Promise<{ message: ChatMessageType; chat: SessionChat }> {
+    const { message, chat } = await this.repo.transaction(async (repo) => {
       // Locked so concurrent appends move lastAssistantMessageAt forward only.
-      const found = await this.ownedChat(tx, viewer, input.sessionId, input.chatId, true);
+      const found = await this.ownedChat(repo, viewer, input, true);
       const now = new Date();
-      const created = tx.create(ChatMessage, { chat: found, role: input.role as MessageRole, content: input.content, createdAt: now, updatedAt: now });
+      const created = repo.createMessage(found, input.role as MessageRole, input.content, now);
       if (input.role === 'assistant') found.lastAssistantMessageAt = later(now, found.lastAssistantMessageAt);
       found.updatedAt = now;
       return { message: created, chat: found };
@@ -108,19 +86,15 @@ export class SessionService {
     };
   }
 
-  private async ownedSession(em: EntityManager, viewer: Viewer, id: string): Promise<Session> {
-    const session = await em.findOne(Session, { id });
-    if (!session || !this.ctx.access.ownsSession(viewer, session.account.id)) throw notFound('Session');
+  private async ownedSession(repo: SessionRepository, viewer: Viewer, id: string): Promise<Session> {
+    const session = await repo.ownedSession(viewer.accountId, id);
+    if (!session) throw notFound('Session');
     return session;
   }
 
-  private async ownedChat(em: EntityManager, viewer: Viewer, sessionId: string, chatId: string, lock = false): Promise<Chat> {
-    await this.ownedSession(em, viewer, sessionId);
-    const chat = await em.findOne(
-      Chat,
-      { id: chatId, session: sessionId },
-      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-    );
+  private async ownedChat(repo: SessionRepository, viewer: Viewer, ref: ChatRefInput, lock = false): Promise<Chat> {
+    await this.ownedSession(repo, viewer, ref.sessionId);
+    const chat = await repo.ownedChat(viewer.accountId, ref.sessionId, ref.chatId, lock);
     if (!chat) throw notFound('Chat');
     return chat;
   }

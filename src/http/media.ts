@@ -1,18 +1,22 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../deps';
-import { AppError } from '../../common/errors';
-import { toHttpError } from '../../http/rest/error-status';
-import { sendError } from '../../http/rest/rest.router';
-import { LocalRenderStorage } from '../../jobs/storage';
+import type { AppDeps } from '../deps';
+import { AppError } from '../common/errors';
+import { toHttpError } from './rest/error-status';
+import { sendError } from './rest/rest.router';
+import { LocalRenderStorage } from '../jobs/storage';
+
+/** What the media route asks of the render module (handed in by the composition root). */
+export interface RenderFileLookup {
+  /** When the run's video was deleted under the retention policy; null when it was not (or there is no such run). */
+  outputExpiredAt(runId: string): Promise<Date | null>;
+}
 
 const FILE = /^([0-9a-f-]{36})\.(mp4|webm)$/;
 const MIME: Record<string, string> = { mp4: 'video/mp4', webm: 'video/webm' };
 
 /** Why a validly signed link finds no file: deleted under the retention policy, or never stored (canceled, re-rendered). */
-async function missingFile(deps: AppDeps, runId: string): Promise<AppError> {
-  const rows = await deps.orm.em.getConnection().execute<{ output_expired_at: Date | null }[]>(
-    'select output_expired_at from render_runs where id = ?', [runId]);
-  const expiredAt = rows[0]?.output_expired_at;
+async function missingFile(deps: AppDeps, lookup: RenderFileLookup, runId: string): Promise<AppError> {
+  const expiredAt = await lookup.outputExpiredAt(runId);
   if (!expiredAt) return new AppError('NOT_FOUND', 'No such file');
   const hours = deps.config.render.retentionHours;
   return new AppError('NOT_FOUND', `This video was deleted on ${new Date(expiredAt).toISOString()}: videos are kept ${hours} hours after rendering. Render it again for a new one`);
@@ -22,7 +26,7 @@ async function missingFile(deps: AppDeps, runId: string): Promise<AppError> {
  * GET /media/renders/<runId>.<ext>?expires=&signature=: the rendered file behind a signed, expiring
  * link (no credentials: the link is one). Single byte ranges are served for video players.
  */
-export function renderFilesRouter(deps: AppDeps): Router {
+export function renderFilesRouter(deps: AppDeps, lookup: RenderFileLookup): Router {
   const router = Router();
   router.get('/media/renders/:file', async (req, res, next) => {
     res.locals.route = '/media/renders/:file';
@@ -37,7 +41,7 @@ export function renderFilesRouter(deps: AppDeps): Router {
       // With object storage, links point at the bucket: the API serves no video bytes.
       if (!(storage instanceof LocalRenderStorage)) throw new AppError('NOT_FOUND', 'No such file');
       const stat = await storage.stat(key);
-      if (!stat) throw await missingFile(deps, match[1]);
+      if (!stat) throw await missingFile(deps, lookup, match[1]);
       res.setHeader('content-type', MIME[match[2]]);
       res.setHeader('accept-ranges', 'bytes');
       res.setHeader('cache-control', 'private, max-age=300');

@@ -1,0 +1,83 @@
+import type { OperationSpecs } from '../../common/operations';
+import type { RestRoute } from './route';
+
+/** Keys are personal (rule 4): the account always comes from the credentials. */
+const personal = { account_id: 'must not be sent: API keys are personal, the account comes from your credentials' };
+/** Upstream failures these routes pass on when no stored answer serves them (documented in the OpenAPI document). */
+const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOUT'];
+
+/**
+ * The REST contract (api-spec.md): every documented path, the GraphQL root field that serves it,
+ * and what the edge adds (status, refused or required body keys, documented errors). How each
+ * operation parses its input is the owning module's (AppModule.operations); routeTable joins them.
+ */
+export const restRoutes: RestRoute[] = [
+  // account
+  { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'] },
+  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'] },
+  { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'] },
+  { operation: 'Mutation.addOrganizationMember', method: 'POST', path: '/organizations/:id/members', tags: ['organizations'] },
+  { operation: 'Mutation.removeOrganizationMember', method: 'DELETE', path: '/organizations/:id/members/:accountId', tags: ['organizations'] },
+
+  // auth
+  { operation: 'Mutation.signupAgent', method: 'POST', path: '/agents/signup', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'] },
+  { operation: 'Mutation.verifyAgent', method: 'POST', path: '/agents/verify', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'] },
+  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal },
+  { operation: 'Mutation.createApiKey', method: 'POST', path: '/keys', tags: ['keys'], refusedFields: personal, errors: ['CONFLICT'] },
+  { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal },
+
+  // artist
+  { operation: 'Query.artistSocials', method: 'GET', path: '/artist/socials', tags: ['artists'] },
+  { operation: 'Query.artistSocialsById', method: 'GET', path: '/artists/:id/socials', tags: ['artists'] },
+  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'] },
+  { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'] },
+  { operation: 'Mutation.upsertArtistSocial', method: 'POST', path: '/artists/:id/socials', tags: ['artists'] },
+
+  // catalog
+  { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'] },
+  { operation: 'Mutation.addCatalog', method: 'POST', path: '/catalogs', tags: ['catalogs'] },
+  { operation: 'Mutation.removeCatalogs', method: 'DELETE', path: '/catalogs', tags: ['catalogs'] },
+  { operation: 'Query.catalogSongs', method: 'GET', path: '/catalogs/songs', tags: ['catalogs'] },
+  { operation: 'Mutation.addCatalogSongs', method: 'POST', path: '/catalogs/songs', tags: ['catalogs'] },
+  { operation: 'Mutation.removeCatalogSongs', method: 'DELETE', path: '/catalogs/songs', tags: ['catalogs'] },
+
+  // agent
+  { operation: 'Query.agentTemplates', method: 'GET', path: '/agents/templates', tags: ['agent templates'] },
+  { operation: 'Mutation.createAgentTemplate', method: 'POST', path: '/agents/templates', tags: ['agent templates'], errors: ['CONFLICT'] },
+  { operation: 'Mutation.updateAgentTemplate', method: 'PATCH', path: '/agents/templates/:id', tags: ['agent templates'], errors: ['CONFLICT'] },
+  { operation: 'Mutation.deleteAgentTemplate', method: 'DELETE', path: '/agents/templates/:id', tags: ['agent templates'] },
+  { operation: 'Mutation.setAgentTemplateFavorite', method: 'PUT', path: '/agents/templates/:id/favorite', tags: ['agent templates'] },
+
+  // session
+  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'] },
+  { operation: 'Mutation.createSession', method: 'POST', path: '/sessions', tags: ['sessions'] },
+  { operation: 'Query.sessionChats', method: 'GET', path: '/sessions/:sessionId/chats', tags: ['sessions'] },
+  { operation: 'Mutation.createChat', method: 'POST', path: '/sessions/:sessionId/chats', tags: ['sessions'] },
+  { operation: 'Mutation.markChatRead', method: 'POST', path: '/sessions/:sessionId/chats/:chatId/read', tags: ['sessions'] },
+  { operation: 'Mutation.addChatMessage', method: 'POST', path: '/sessions/:sessionId/chats/:chatId/messages', tags: ['sessions'] },
+
+  // research
+  { operation: 'Query.trackStats', method: 'GET', path: '/research/track/stats', tags: ['research'], errors: PROVIDER_ERRORS, omitNullFields: true },
+  { operation: 'Query.discover', method: 'GET', path: '/research/discover', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.curator', method: 'GET', path: '/research/curator', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.researchGenres', method: 'GET', path: '/research/genres', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.researchTracks', method: 'GET', path: '/research/tracks', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.researchPlaylists', method: 'GET', path: '/research/playlists', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.researchSearch', method: 'GET', path: '/research', tags: ['research'], errors: PROVIDER_ERRORS },
+  { operation: 'Query.platformASearch', method: 'GET', path: '/platform_a/search', tags: ['platform search'], errors: PROVIDER_ERRORS, omitNullFields: true },
+  { operation: 'Mutation.updateArtist', method: 'PATCH', path: '/artists/:id', tags: ['artists'], requiredBodyFields: { research_id: 'is required: a research artist id (digits), or null to clear the link' } },
+
+  // render
+  { operation: 'Mutation.renderVideo', method: 'POST', path: '/video/render', tags: ['video'], errors: ['RATE_LIMITED'] },
+  { operation: 'Query.compositions', method: 'GET', path: '/video/compositions', tags: ['video'] },
+  { operation: 'Query.runs', method: 'GET', path: '/tasks/runs', tags: ['tasks'] },
+  { operation: 'Mutation.cancelRun', method: 'POST', path: '/tasks/runs/:runId/cancel', tags: ['tasks'], errors: ['CONFLICT'] },
+];
+
+/** The route table with each operation's input schema and example, as its module declares them. */
+export function routeTable(operations: OperationSpecs): RestRoute[] {
+  return restRoutes.map((route) => {
+    const spec = operations[route.operation];
+    return spec ? { ...route, input: spec.input, ...(spec.example ? { example: spec.example } : {}) } : route;
+  });
+}

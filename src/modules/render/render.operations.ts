@@ -1,0 +1,9 @@
+import type { OperationSpecs } from '../../common/operations';
+import { cancelRunInput, renderVideoExample, renderVideoInput, runsInput } from './render.inputs';
+
+/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+export const renderOperations: OperationSpecs = {
+  'Mutation.renderVideo': { input: renderVideoInput, example: renderVideoExample() },
+  'Query.runs': { input: runsInput },
+  'Mutation.cancelRun': { input: cancelRunInput },
+};

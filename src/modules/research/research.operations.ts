@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { OperationSpecs } from '../../common/operations';
+import { linkArtistResearchInput } from './artist-research.service';
+import {
+  artistPlaylistsInput,
+  artistTracksInput,
+  curatorInput,
+  discoverInput,
+  platformSearchInput,
+  researchSearchInput,
+  trackStatsInput,
+} from './research.inputs';
+
+/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+export const researchOperations: OperationSpecs = {
+  'Query.trackStats': { input: trackStatsInput },
+  'Query.discover': { input: discoverInput },
+  'Query.curator': { input: curatorInput },
+  'Query.researchGenres': { input: z.object({}) },
+  'Query.researchTracks': { input: artistTracksInput },
+  'Query.researchPlaylists': { input: artistPlaylistsInput },
+  'Query.researchSearch': { input: researchSearchInput },
+  'Query.platformASearch': { input: platformSearchInput },
+  'Mutation.updateArtist': { input: linkArtistResearchInput },
+};
