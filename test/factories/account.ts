@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { ApiKey } from '../src/auth/api-key.entity';
-import { apiKeyHint, generateApiKey, hashApiKey } from '../src/auth/api-keys';
-import { Account, AccountKind, Membership } from '../src/modules/account/account.entity';
-import type { Orm } from '../src/db/orm';
+import { ApiKey } from '../../src/auth/api-key.entity';
+import { apiKeyHint, generateApiKey, hashApiKey } from '../../src/auth/api-keys';
+import { Account, AccountKind, Membership } from '../../src/modules/account/account.entity';
+import type { Orm } from '../../src/db/orm';
 
 export interface CreatedAccount {
   account: Account;
@@ -32,9 +32,10 @@ export async function createAccount(
   return { account, headers: { 'x-api-key': raw } };
 }
 
-export async function createOrganization(orm: Orm, name = `Org ${randomUUID().slice(0, 8)}`, memberIds: string[] = []): Promise<Account> {
+/** An organization with members; `id` fixes its id (e.g. the configured admin organization's). */
+export async function createOrganization(orm: Orm, name = `Org ${randomUUID().slice(0, 8)}`, memberIds: string[] = [], id?: string): Promise<Account> {
   const em = orm.em.fork() as EntityManager;
-  const org = em.create(Account, { kind: AccountKind.organization, name });
+  const org = em.create(Account, { kind: AccountKind.organization, name, ...(id ? { id } : {}) });
   for (const id of memberIds) em.create(Membership, { organization: org, member: em.getReference(Account, id) });
   await em.flush();
   return org;
@@ -47,4 +48,11 @@ export async function createApiKeyFor(orm: Orm, accountId: string, name = 'extra
   const key = em.create(ApiKey, { account: em.getReference(Account, accountId), name, hint: apiKeyHint(raw), hash: hashApiKey(raw) });
   await em.flush();
   return { id: key.id, headers: { 'x-api-key': raw } };
+}
+
+/** Makes `memberId` a member of the organization (no invitation: the factory writes the membership). */
+export async function addMember(orm: Orm, organizationId: string, memberId: string): Promise<void> {
+  const em = orm.em.fork() as EntityManager;
+  em.create(Membership, { organization: em.getReference(Account, organizationId), member: em.getReference(Account, memberId) });
+  await em.flush();
 }
