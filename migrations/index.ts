@@ -11,6 +11,7 @@ import { Migration20261123120000_RenderLimits } from './Migration20261123120000_
 import { Migration20261123130000_Invitations } from './Migration20261123130000_Invitations';
 import { Migration20261123140000_ArtistResearch } from './Migration20261123140000_ArtistResearch';
 import { Migration20261123150000_Settings } from './Migration20261123150000_Settings';
+import { Migration20261124100000_ViewerChanges } from './Migration20261124100000_ViewerChanges';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123130000_Invitations', class: Migration20261123130000_Invitations },
   { name: 'Migration20261123140000_ArtistResearch', class: Migration20261123140000_ArtistResearch },
   { name: 'Migration20261123150000_Settings', class: Migration20261123150000_Settings },
+  { name: 'Migration20261124100000_ViewerChanges', class: Migration20261124100000_ViewerChanges },
 ];

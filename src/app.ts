@@ -43,6 +43,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     deps.render.signer.useKey(await sharedSetting(deps.orm, URL_SECRET_SETTING, newUrlSecret));
     deps.logger.info('RENDER_URL_SECRET is not set: video links are signed with the key kept in the database (settings table)');
   }
+  // Credentials' viewers are cached once every instance hears about changes to them.
+  await deps.authenticator.start();
   const plain = await buildPlainSchema({ resolvers });
   const routes = routeTable(operations);
   const federated = buildFederatedSchema(plain, references);
@@ -145,6 +147,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
       deps.rateLimiter.close();
+      await deps.authenticator.close();
     },
   };
 }

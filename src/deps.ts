@@ -4,6 +4,7 @@ import type { Config } from './config/config';
 import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
+import { ViewerCache } from './auth/viewer-cache';
 import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
@@ -31,7 +32,11 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     config,
     orm,
     logger,
-    authenticator: new Authenticator(config, new JwtVerifier(config)),
+    authenticator: new Authenticator(
+      config,
+      new JwtVerifier(config),
+      new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, orm.config.get('clientUrl') as string, logger),
+    ),
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import { AppError } from '../common/errors';
-import { ApiKey } from './api-key.entity';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
 import { AccountKind, Viewer } from './viewer';
+import type { ViewerCache } from './viewer-cache';
 
 export interface Credentials {
   apiKey?: string;
@@ -13,14 +14,27 @@ export interface Credentials {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+interface ViewerRow {
+  id: string;
+  kind: AccountKind;
+  name: string;
+  email: string | null;
+  organization_ids: string[] | null;
+}
+
+/** The account and its organizations, as one select list (grouped by account). */
+const VIEWER_COLUMNS = `a.id, a.kind, a.name, a.email, array_remove(array_agg(m.organization_id), null) as organization_ids`;
+
 /**
  * Turns request credentials into a Viewer. Rules 1-2 of the contract: both headers, or an invalid,
  * expired or revoked credential is a 401; no credential at all yields null (the route decides).
+ * A credential costs one statement, and none while its viewer is cached (see ViewerCache).
  */
 export class Authenticator {
   constructor(
     private readonly config: Config,
     private readonly jwt: JwtVerifier,
+    private readonly cache: ViewerCache,
   ) {}
 
   async authenticate(em: EntityManager, credentials: Credentials): Promise<Viewer | null> {
@@ -33,39 +47,88 @@ export class Authenticator {
     if (authorization) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       if (!match) throw new AppError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
-      const accountId = await this.jwt.accountFor(em, match[1]);
-      return this.viewerFor(em, accountId, 'jwt');
+      return this.fromToken(em, match[1]);
     }
     return null;
   }
 
   private async fromApiKey(em: EntityManager, raw: string): Promise<Viewer> {
-    const key = await em.findOne(ApiKey, { hash: hashApiKey(raw), revokedAt: null }, { fields: ['id', 'account', 'lastUsedAt'] });
-    if (!key) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API key');
+    const hash = hashApiKey(raw);
+    const credential = `key:${hash}`;
     const now = Date.now();
-    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      // At most one write a minute per key; conditional so concurrent requests do not pile up.
-      await em
-        .createQueryBuilder(ApiKey)
-        .update({ lastUsedAt: new Date(now) })
-        .where({ id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now - LAST_USED_RESOLUTION_MS) } }] })
-        .execute();
+    const cached = this.cache.get(credential, now);
+    if (cached) {
+      if (now - (cached.lastUsedAt ?? 0) > LAST_USED_RESOLUTION_MS) {
+        await this.touchKey(em, cached.viewer.apiKeyId!, now);
+        cached.lastUsedAt = now;
+      }
+      return cached.viewer;
     }
-    return this.viewerFor(em, key.account.id, 'api_key', key.id);
+    const version = this.cache.version;
+    const rows = await em.getConnection().execute<(ViewerRow & { key_id: string; last_used_at: Date | string | null })[]>(
+      `select k.id as key_id, k.last_used_at, ${VIEWER_COLUMNS}
+         from api_keys k join accounts a on a.id = k.account_id left join memberships m on m.member_id = a.id
+        where k.hash = ? and k.revoked_at is null
+        group by k.id, a.id`,
+      [hash],
+    );
+    const row = rows[0];
+    if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API key');
+    const viewer = this.toViewer(row, 'api_key', row.key_id);
+    let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+    if (now - lastUsedAt > LAST_USED_RESOLUTION_MS) {
+      await this.touchKey(em, row.key_id, now);
+      lastUsedAt = now;
+    }
+    this.cache.set(credential, viewer, version, { now, lastUsedAt });
+    return viewer;
+  }
+
+  /** At most one write a minute per key; conditional so concurrent requests (and instances) do not pile up. */
+  private async touchKey(em: EntityManager, keyId: string, now: number): Promise<void> {
+    await em.getConnection().execute(
+      `update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)`,
+      [new Date(now), keyId, new Date(now - LAST_USED_RESOLUTION_MS)],
+    );
+  }
+
+  private async fromToken(em: EntityManager, token: string): Promise<Viewer> {
+    const credential = `jwt:${createHash('sha256').update(token).digest('base64url')}`;
+    const cached = this.cache.get(credential);
+    if (cached) return cached.viewer;
+    const version = this.cache.version;
+    const { accountId, expiresAt } = await this.jwt.accountFor(em, token);
+    const viewer = await this.viewerFor(em, accountId, 'jwt');
+    this.cache.set(credential, viewer, version, { notAfter: expiresAt });
+    return viewer;
   }
 
   async viewerFor(em: EntityManager, accountId: string, via: Viewer['via'], apiKeyId?: string): Promise<Viewer> {
-    const rows = await em.getConnection().execute<
-      { id: string; kind: AccountKind; name: string; email: string | null; organization_ids: string[] | null }[]
-    >(
-      `select a.id, a.kind, a.name, a.email,
-              array_remove(array_agg(m.organization_id), null) as organization_ids
-         from accounts a left join memberships m on m.member_id = a.id
-        where a.id = ? group by a.id`,
+    const rows = await em.getConnection().execute<ViewerRow[]>(
+      `select ${VIEWER_COLUMNS} from accounts a left join memberships m on m.member_id = a.id where a.id = ? group by a.id`,
       [accountId],
     );
     const row = rows[0];
     if (!row) throw new AppError('UNAUTHENTICATED', 'The account behind this credential no longer exists');
+    return this.toViewer(row, via, apiKeyId);
+  }
+
+  /** Resolves once the cache has heard of every change committed so far (see ViewerCache.settle). */
+  settle(): Promise<void> {
+    return this.cache.settle();
+  }
+
+  /** Stops listening for viewer changes. */
+  close(): Promise<void> {
+    return this.cache.close();
+  }
+
+  /** Starts listening for viewer changes; the cache serves nothing until then. */
+  start(): Promise<void> {
+    return this.cache.start();
+  }
+
+  private toViewer(row: ViewerRow, via: Viewer['via'], apiKeyId?: string): Viewer {
     const organizationIds = row.organization_ids ?? [];
     const adminOrg = this.config.auth.adminOrgId;
     return {
@@ -80,4 +143,3 @@ export class Authenticator {
     };
   }
 }
-

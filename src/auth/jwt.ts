@@ -84,8 +84,10 @@ export class JwtVerifier {
    * e-mail address, the person with that address (and the identity is bound to it); else a new
    * person, bound to the identity. An unproven address is never matched nor stored.
    */
-  async accountFor(em: EntityManager, token: string): Promise<string> {
+  async accountFor(em: EntityManager, token: string): Promise<{ accountId: string; expiresAt: number }> {
     const payload = await this.verify(token);
+    // requiredClaims makes exp present; the viewer may be remembered until then, never longer.
+    const expiresAt = Number(payload.exp) * 1000;
     const issuer = String(payload.iss);
     const subject = typeof payload.sub === 'string' && payload.sub.trim() ? payload.sub : null;
     const email = this.provenEmail(payload);
@@ -98,17 +100,17 @@ export class JwtVerifier {
           'select account_id from account_identities where issuer = ? and subject = ?',
           [issuer, subject],
         );
-        if (bound[0]) return bound[0].account_id;
+        if (bound[0]) return { accountId: bound[0].account_id, expiresAt };
       }
       if (email) {
         const byEmail = await em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person'`, [email]);
         if (byEmail[0]) {
           if (subject) await this.bind(em, byEmail[0].id, issuer, subject);
-          return byEmail[0].id;
+          return { accountId: byEmail[0].id, expiresAt };
         }
       }
       const created = await this.createAccount(em, payload, email, issuer, subject);
-      if (created) return created;
+      if (created) return { accountId: created, expiresAt };
     }
     throw new AppError('UNAUTHENTICATED', 'The account for this token could not be created');
   }

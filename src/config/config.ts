@@ -65,6 +65,8 @@ const envSchema = z.object({
   AUTH_CLOCK_TOLERANCE_S: int(30, 0, 300),
   AUTH_EMAIL_CLAIM: z.string().default('email'),
   AUTH_TRUST_EMAIL: bool.default(false),
+  AUTH_CACHE_TTL_MS: int(5_000, 0, 60_000),
+  AUTH_CACHE_MAX: int(10_000, 1, 1_000_000),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Music Agent Service <no-reply@localhost>'),
@@ -235,6 +237,10 @@ export interface Config {
     emailClaim: string;
     /** The provider only issues verified addresses: a token without email_verified may match by e-mail. */
     trustEmail: boolean;
+    /** How long a credential's viewer is kept in memory (0: never); changes invalidate it at once on every instance. */
+    cacheTtlMs: number;
+    /** Most credentials kept in the viewer cache (least recently used go first). */
+    cacheMax: number;
     smtpUrl?: string;
     mailFrom: string;
     signupLimitPerIpPerHour: number;
@@ -370,6 +376,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       clockToleranceS: e.AUTH_CLOCK_TOLERANCE_S,
       emailClaim: e.AUTH_EMAIL_CLAIM,
       trustEmail: e.AUTH_TRUST_EMAIL,
+      cacheTtlMs: e.AUTH_CACHE_TTL_MS,
+      cacheMax: e.AUTH_CACHE_MAX,
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       signupLimitPerIpPerHour: e.SIGNUP_LIMIT_PER_IP_PER_HOUR,

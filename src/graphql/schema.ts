@@ -7,6 +7,7 @@ import type { Context } from './context';
 import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
 import { guardArguments } from './input-guard';
+import { settleMutations } from './settle';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
 const authChecker: AuthChecker<Context> = ({ context }) => {
@@ -52,7 +53,7 @@ export async function buildPlainSchema(options: PlainSchemaOptions): Promise<Gra
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
-  return guardArguments(schema);
+  return settleMutations(guardArguments(schema));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -72,7 +73,7 @@ export function buildFederatedSchema(plain: GraphQLSchema, references: Reference
   }
   // Guarded before the router-secret check wraps _entities, so that check runs first.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const schema = guardArguments(buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]));
+  const schema = settleMutations(guardArguments(buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }])));
   return options.routerOnly === false ? schema : requireRouterSecret(schema);
 }
 

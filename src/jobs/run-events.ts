@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import type { Logger } from '../common/logger';
+import { PgListener } from '../db/listener';
 
 export const RUN_CHANNEL = 'render_runs';
 
@@ -26,20 +26,32 @@ type Listener = (event: RunEvent) => void;
 
 /**
  * Run changes from every process, through PostgreSQL LISTEN/NOTIFY on one dedicated connection
- * per process. The connection opens on the first subscriber and reconnects with backoff.
+ * per process. The connection opens on the first subscriber and reconnects with backoff while
+ * anyone listens.
  */
 export class RunEventBus {
-  private client?: Client;
-  private connecting?: Promise<void>;
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly listener: PgListener;
   private closed = false;
-  private retryMs = 250;
-  private reconnectTimer?: NodeJS.Timeout;
 
-  constructor(
-    private readonly url: string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(url: string, private readonly logger: Logger) {
+    this.listener = new PgListener(url, RUN_CHANNEL, logger, {
+      applicationName: 'render-run-events',
+      onNotification: (payload) => {
+        let change: RunChange;
+        try {
+          change = JSON.parse(payload) as RunChange;
+        } catch {
+          return;
+        }
+        this.dispatch(change.id, change);
+      },
+      onReconnected: () => {
+        for (const runId of this.listeners.keys()) this.dispatch(runId, 'resync');
+      },
+      reconnectWhile: () => this.listeners.size > 0,
+    });
+  }
 
   /** Resolves once LISTEN is active, so no change committed after it is missed. */
   async subscribe(runId: string, listener: Listener): Promise<() => void> {
@@ -53,47 +65,12 @@ export class RunEventBus {
       if (current && current.size === 0) this.listeners.delete(runId);
     };
     try {
-      await this.connect();
+      await this.listener.ensure();
     } catch (error) {
       off();
       throw error;
     }
     return off;
-  }
-
-  private connect(): Promise<void> {
-    if (this.client) return Promise.resolve();
-    this.connecting ??= this.open().finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
-  }
-
-  private async open(): Promise<void> {
-    const client = new Client({ connectionString: this.url, application_name: 'render-run-events' });
-    client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'run events connection failed; reconnecting');
-      this.drop(client);
-    });
-    client.on('end', () => this.drop(client));
-    client.on('notification', (message) => {
-      if (message.channel !== RUN_CHANNEL || !message.payload) return;
-      let change: RunChange;
-      try {
-        change = JSON.parse(message.payload) as RunChange;
-      } catch {
-        return;
-      }
-      this.dispatch(change.id, change);
-    });
-    await client.connect();
-    await client.query(`listen ${RUN_CHANNEL}`);
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.retryMs = 250;
   }
 
   private dispatch(runId: string, event: RunEvent): void {
@@ -106,39 +83,9 @@ export class RunEventBus {
     }
   }
 
-  private drop(client: Client): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    client.end().catch(() => undefined);
-    if (this.closed || this.listeners.size === 0) return;
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.reconnectTimer || this.closed) return;
-    const wait = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, 10_000);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect()
-        .then(() => {
-          for (const runId of this.listeners.keys()) this.dispatch(runId, 'resync');
-        })
-        .catch((error) => {
-          this.logger.warn({ err: error }, 'run events reconnect failed');
-          this.scheduleReconnect();
-        });
-    }, wait);
-    this.reconnectTimer.unref();
-  }
-
   async close(): Promise<void> {
     this.closed = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    await this.connecting?.catch(() => undefined);
-    const client = this.client;
-    this.client = undefined;
     this.listeners.clear();
-    await client?.end().catch(() => undefined);
+    await this.listener.close();
   }
 }
