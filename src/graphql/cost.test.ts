@@ -17,7 +17,7 @@ describe('operationCost', () => {
       'Artist.research', 'Artist.research_link',
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
-      'ResearchArtist.playlists', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats', 'Song.stats',
+      'ResearchArtist.playlists', 'ResearchArtist.profile', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats', 'Song.stats',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../../../test/app';
-import { as, router } from '../../../test/demo';
+import { as, DEMO, router } from '../../../test/demo';
+import { DEMO_RESEARCH } from '../../db/seeders/research.seed';
 import { createAccount, CreatedAccount } from '../../../test/factories';
 import { Sandbox, sandboxData } from '../../providers/sandbox';
 
@@ -18,6 +19,13 @@ const NOBODY = 'Nobody Heard Of';
 const COMPOSED = `query Composed($source: String!) {
   rosterArtists { name catalogs { name songs(limit: 100) { isrc stats(source: $source) { result stats { source data_source data } } } } }
 }`;
+/** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
+const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link { research_id match }
+  research { id profile { name sp_monthly_listeners sp_followers ins_followers tiktok_followers data_source }
+    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", with_playlists: true) { stats { source data } } }
+    playlists { name isrc curator { name followers } } } } }`;
+/** A generated sandbox artist with a track the owner's catalog holds, and tracks it does not. */
+const TRACK_ARTIST = sandboxData().artists.find((a) => a.id === sandboxData().tracks[7].artistIds[0])!;
 
 describe('research composed across the graph', () => {
   let t: TestApp;
@@ -111,6 +119,65 @@ describe('research composed across the graph', () => {
     expect(mine.body.data._entities[0].stats.stats[0].source).toBe('platform_a');
     const other = await t.graphql(query, { r: [{ __typename: 'Song', isrc: isrc(3) }] }, { ...as.otto, ...router });
     expect(other.body.data._entities).toEqual([null]);
+  });
+
+  describe('links back to the catalog, and audience figures', () => {
+    const TRACKS = `query ($id: ID!) { researchArtist(id: $id) { tracks { isrc song { isrc name catalogs { id } } } playlists { isrc song { isrc } } } }`;
+
+    it('ResearchTrack.song is the catalog song with that ISRC, one statement for all tracks, only from catalogs the caller reaches', async () => {
+      const mine = sandboxData().tracks.filter((tr) => tr.artistIds.includes(TRACK_ARTIST.id)).map((tr) => tr.isrc);
+      expect(mine.filter((code) => PROVIDED.includes(code)).length).toBeGreaterThan(0);
+      expect(mine.filter((code) => !PROVIDED.includes(code)).length).toBeGreaterThan(0);
+      const { result, statements } = await t.sql.measure(() => t.graphql(TRACKS, { id: String(TRACK_ARTIST.id) }, owner.headers));
+      expect(result.body.errors).toBeUndefined();
+      const tracks = result.body.data.researchArtist.tracks as { isrc: string; song: { isrc: string; name: string } | null }[];
+      expect(tracks.map((tr) => tr.isrc).sort()).toEqual([...mine].sort());
+      for (const tr of tracks) {
+        expect({ isrc: tr.isrc, song: tr.song && { isrc: tr.song.isrc, name: tr.song.name } }).toEqual({ isrc: tr.isrc, song: PROVIDED.includes(tr.isrc) ? { isrc: tr.isrc, name: `Song ${tr.isrc}` } : null });
+      }
+      // Every track's and placement's song in one statement (the catalog module's reach loader), not one per track.
+      expect(statements.filter((sql) => /distinct on \(cs.isrc\)/.test(sql))).toHaveLength(1);
+
+      // Another account reaches none of the owner's catalogs: the same tracks link to nothing, without an error.
+      const other = await t.graphql(TRACKS, { id: String(TRACK_ARTIST.id) }, as.otto);
+      expect(other.body.errors).toBeUndefined();
+      expect(other.body.data.researchArtist.tracks.map((tr: { song: unknown }) => tr.song)).toEqual(tracks.map(() => null));
+    });
+
+    it('ResearchArtist.profile carries the provider\'s listener and follower figures, from the provider and then from storage', async () => {
+      const artist = sandboxData().artists[200];
+      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers sp_popularity tiktok_followers ins_followers youtube_subscribers data_source } } }`;
+      const first = await t.graphql(query, { id: String(artist.id) }, owner.headers);
+      expect(first.body.errors).toBeUndefined();
+      expect(first.body.data.researchArtist.profile).toEqual({
+        id: String(artist.id), name: artist.name, country: artist.country, sp_monthly_listeners: artist.listeners, sp_followers: artist.followers,
+        sp_popularity: artist.popularity, tiktok_followers: artist.tiktok, ins_followers: artist.instagram, youtube_subscribers: expect.any(Number), data_source: 'provider',
+      });
+      expect(intel.server.requests.filter((r) => r.path === `/api/artist/${artist.id}`)).toHaveLength(1);
+      const again = await t.graphql(query, { id: String(artist.id) }, owner.headers);
+      expect(again.body.data.researchArtist.profile.data_source).toBe('stored');
+      expect(intel.server.requests.filter((r) => r.path === `/api/artist/${artist.id}`)).toHaveLength(1);
+
+      const unknown = await t.graphql(query, { id: '999999999' }, owner.headers);
+      expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('the demo artists are linked in the seed: the README\'s profile query answers for Luna Waves with no search, ', async () => {
+      const luna = DEMO_RESEARCH.artists[0];
+      const res = await t.graphql(PROFILE, { id: DEMO.luna }, as.nora);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      const artist = res.body.data.artist;
+      expect(artist.research_link).toEqual({ research_id: String(luna.id), match: 'explicit' });
+      expect(artist.research.profile).toEqual(expect.objectContaining({ name: luna.name, sp_monthly_listeners: luna.listeners, sp_followers: luna.followers }));
+      expect(artist.research.tracks.map((tr: { isrc: string }) => tr.isrc)).toEqual(['GBNWR2400001', 'GBNWR2400002', 'GBNWR2400003']);
+      // Nora's catalogs hold the demo ISRCs: every track links back to her song.
+      expect(artist.research.tracks.map((tr: { song: { name: string } }) => tr.song.name)).toEqual(['Tidal Lights', 'Paper Moons', 'Salt & Static']);
+      expect(artist.research.tracks[0].stats.stats.length).toBeGreaterThan(0);
+      expect(artist.research.playlists.length).toBeGreaterThan(0);
+      expect(artist.research.playlists[0].curator.name).toEqual(expect.any(String));
+      expect(searches()).toBe(0);
+    });
   });
 
   describe('Artist.research', () => {

@@ -6,6 +6,7 @@ import type { Context } from '../../graphql/context';
 import { pgArray } from '../../db/sql';
 import { TRACK_ID_PARAMS, TrackIdField, TrackStatsAnswer } from '../../providers/track-stats/track-stats.client';
 import {
+  artistInput,
   artistPlaylistsInput,
   artistTracksInput,
   curatorInput,
@@ -23,6 +24,7 @@ import {
   neutralPlatformSearch,
   neutralSearchResults,
   toArtistPlaylist,
+  toArtistProfile,
   toArtistTrack,
   toCurator,
   toDiscoveredArtist,
@@ -36,6 +38,7 @@ import {
   CuratorProfile,
   DiscoveredArtist,
   PlatformSearchResult,
+  ResearchArtistProfile,
   ResearchGenre,
   TrackStatsRecord,
   TrackStatsResult,
@@ -342,6 +345,15 @@ export class ResearchService {
     const input = validate(researchSearchInput, present(args));
     const served = await this.serve('search', keys.search(input), this.gate('music_intel'), () => this.providers.musicIntel.search(input));
     return neutralSearchResults(served.payload, this.providers.curatorPlatformNames, this.providers.platformNames);
+  }
+
+  /** An artist's metadata and latest listener and follower figures (GET /api/artist/{id} upstream). */
+  async artistProfile(args: Record<string, unknown>): Promise<ResearchArtistProfile> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(artistInput, present(args));
+    const served = await this.serve('artist', keys.artist(input.artist), this.gate('music_intel'), () => this.providers.musicIntel.artist(input.artist));
+    if (!isObj(served.payload)) throw new AppError('NOT_FOUND', 'Artist not found');
+    return toArtistProfile(served.payload, input.artist, served);
   }
 
   async artistTracks(args: Record<string, unknown>): Promise<ArtistTrackItem[]> {
