@@ -42,8 +42,7 @@ describe('research composed across the graph', () => {
         PROVIDER_TIMEOUT_MS: '2000',
         PROVIDER_RETRIES: '0',
         PROVIDER_BREAKER_FAILURES: '500',
-        // The cost estimate assumes 5 roster artists × 5 catalogs × 100 songs, each a provider call.
-        GRAPHQL_MAX_COST: '100000',
+        // GRAPHQL_MAX_COST stays at its default (600): the composed queries below must be admitted under it.
       },
     });
     sandbox = t.providerMode.sandbox!;
@@ -70,8 +69,14 @@ describe('research composed across the graph', () => {
     expect(new Set([STORED, ...PROVIDED]).size).toBe(50);
   });
 
+  const researchPoints = async (accountId: string) =>
+    Number((await t.orm.em.getConnection().execute(`select points from rate_limit_counters where key = ?`, [`research:acct:${accountId}`]))[0]?.points ?? 0);
+
   it('answers roster → artists → catalogs → songs → stats in one request: one stored-data read, one provider call per missing ISRC, a failing song only fails its own field', async () => {
+    expect(t.config.requestLimits.graphqlMaxCost).toBe(600);
+    const pointsBefore = await researchPoints(owner.account.id);
     const { result, statements } = await t.sql.measure(() => t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers));
+    expect(result.status).toBe(200);
     expect(result.body.errors?.filter((e: { path?: string[] }) => !e.path?.includes('stats'))).toEqual([]);
     const songs = result.body.data.rosterArtists[0].catalogs[0].songs as { isrc: string; stats: { stats: { source: string; data_source: string }[] } | null }[];
     expect(songs).toHaveLength(50);
@@ -86,8 +91,13 @@ describe('research composed across the graph', () => {
     // One read of stored answers for all 50 songs, one write of the 48 answers fetched.
     expect(statements.filter((sql) => /from research_answers/.test(sql))).toHaveLength(1);
     expect(statements.filter((sql) => /insert into research_answers/.test(sql))).toHaveLength(1);
-    // Credentials and budget (3), roster, reach, catalogs, songs (5), stored answers (1), write (1): none per song.
-    expect(statements.length).toBeLessThanOrEqual(10);
+    // Credentials and budget (3), roster, reach, catalogs, songs (5), stored answers (1), the batch's research charge (1),
+    // write (1): none per song. The charge is new with batching: the batch pays for its upstream calls as it makes them.
+    expect(statements.filter((sql) => /rate_limit_counters/.test(sql))).toHaveLength(2);
+    expect(statements.length).toBeLessThanOrEqual(11);
+    // 49 upstream calls (the failing one included), each one research point; the stored song none.
+    expect(stats.requests).toHaveLength(49);
+    expect((await researchPoints(owner.account.id)) - pointsBefore).toBe(49);
 
     // Answers are stored: the same query again makes no provider call but the failing one.
     stats.reset();
@@ -104,6 +114,30 @@ describe('research composed across the graph', () => {
     expect(stats.requests).toHaveLength(49);
     expect(stats.maxInFlight).toBeLessThanOrEqual(4);
     expect(stats.maxInFlight).toBeGreaterThan(1);
+  });
+
+  it('makes only the upstream calls the research budget has left, and answers RATE_LIMITED for the rest', async () => {
+    stats.reset(); // no failing song here: every call that is made answers
+    const key = `research:acct:${owner.account.id}`;
+    const limit = t.config.requestLimits.researchPerMinute;
+    // Three points left in the window: three of the 49 missing ISRCs reach the provider.
+    await t.orm.em.getConnection().execute(
+      `insert into rate_limit_counters (key, window_start, points) values (?, now(), ?) on conflict (key) do update set window_start = now(), points = excluded.points`,
+      [key, limit - 3],
+    );
+    try {
+      const res = await t.graphql(COMPOSED, { source: 'platform_d' }, owner.headers);
+      const songs = res.body.data.rosterArtists[0].catalogs[0].songs as { isrc: string; stats: { stats: { data_source: string }[] } | null }[];
+      expect(stats.requests).toHaveLength(3);
+      // The stored song answers from storage, the three paid for from the provider; every other song is its own error.
+      expect(songs.filter((s) => s.stats).map((s) => s.stats!.stats[0].data_source).sort()).toEqual(['provider', 'provider', 'provider', 'stored']);
+      const refused = res.body.errors.filter((e: { extensions: { code: string } }) => e.extensions.code === 'RATE_LIMITED');
+      expect(refused).toHaveLength(46);
+      expect(res.body.errors).toHaveLength(46);
+      expect(refused[0].message).toMatch(/Research rate limit/);
+    } finally {
+      await t.orm.em.getConnection().execute(`delete from rate_limit_counters where key = ?`, [key]);
+    }
   });
 
   it('names the bad argument of Song.stats as a 400-class error, before any provider call', async () => {
@@ -162,7 +196,7 @@ describe('research composed across the graph', () => {
       expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
     });
 
-    it('the demo artists are linked in the seed: the README\'s profile query answers for Luna Waves with no search, ', async () => {
+    it('the demo artists are linked in the seed: the README\'s profile query answers for Luna Waves with no search, under the default cost', async () => {
       const luna = DEMO_RESEARCH.artists[0];
       const res = await t.graphql(PROFILE, { id: DEMO.luna }, as.nora);
       expect(res.status).toBe(200);

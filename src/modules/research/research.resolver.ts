@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { PROVIDER_CALL } from '../../graphql/cost';
+import { PROVIDER_BATCH, PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
 import { reachableSong, Song } from '../catalog';
 import { songStats } from './research.batch';
@@ -185,8 +185,8 @@ export class ResearchTrackResolver {
     return track.isrc ? reachableSong(ctx, track.isrc) : null;
   }
 
-  @Extensions(PROVIDER_CALL)
-  @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC' })
+  @Extensions(PROVIDER_BATCH)
+  @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC. Batched across the tracks of a request, like Song.stats' })
   stats(
     @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
@@ -217,7 +217,7 @@ export class ResearchPlaylistResolver {
 
 @Resolver(() => Song)
 export class SongResearchResolver {
-  @Extensions(PROVIDER_CALL)
+  @Extensions(PROVIDER_BATCH)
   @FieldResolver(() => TrackStatsResult, {
     nullable: true,
     description: "Statistics of the song's ISRC, as GET /api/research/track/stats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",
