@@ -19,6 +19,8 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
+  /** Points taken in the current window, this charge included (past `limit` when refused). */
+  used: number;
   /** Seconds until the subject's window starts afresh. */
   resetS: number;
 }
@@ -79,6 +81,7 @@ export class RateLimiter {
         allowed: row.points <= limit,
         limit,
         remaining: Math.max(0, limit - row.points),
+        used: row.points,
         resetS: Math.min(WINDOW_S, Math.max(1, Math.ceil(row.reset_s))),
       };
     });

@@ -132,6 +132,7 @@ const envSchema = z.object({
   RESEARCH_TTL_GENRES_S: int(7 * 24 * 3600),
   RESEARCH_TTL_ARTIST_TRACKS_S: int(24 * 3600),
   RESEARCH_TTL_ARTIST_PLAYLISTS_S: int(24 * 3600),
+  RESEARCH_TTL_ARTIST_S: int(24 * 3600),
   RESEARCH_TTL_PLATFORM_SEARCH_S: int(3600),
   RENDER_WORKERS: int(1, 0, 16),
   RENDER_STORAGE_DIR: z.string().min(1).default('./.data/renders'),
@@ -309,6 +310,7 @@ export type ResearchKind =
   | 'genres'
   | 'artist_tracks'
   | 'artist_playlists'
+  | 'artist'
   | 'platform_search';
 
 export interface ProvidersConfig {
@@ -423,6 +425,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         genres: e.RESEARCH_TTL_GENRES_S,
         artist_tracks: e.RESEARCH_TTL_ARTIST_TRACKS_S,
         artist_playlists: e.RESEARCH_TTL_ARTIST_PLAYLISTS_S,
+        artist: e.RESEARCH_TTL_ARTIST_S,
         platform_search: e.RESEARCH_TTL_PLATFORM_SEARCH_S,
       },
     },

@@ -1,11 +1,11 @@
 import { GraphQLSchema, parse } from 'graphql';
-import { operationCost, providerFieldsOf } from './cost';
+import { operationCost, ProviderFields, providerFieldsOf } from './cost';
 import { buildPlainSchema } from './schema';
 import { resolvers } from '../modules';
 
 describe('operationCost', () => {
   let schema: GraphQLSchema;
-  let providers: Set<string>;
+  let providers: ProviderFields;
   const cost = (query: string, variables?: Record<string, unknown>) => operationCost(schema, parse(query), undefined, variables, providers);
 
   beforeAll(async () => {
@@ -13,13 +13,14 @@ describe('operationCost', () => {
     providers = providerFieldsOf(schema);
   });
 
-  it('knows the provider-backed fields from their @Extensions', () => {
-    expect([...providers].sort()).toEqual([
+  it('knows the provider-backed fields from their @Extensions, and which of them are batched', () => {
+    expect([...providers.calls].sort()).toEqual([
       'Artist.research', 'Artist.research_link',
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
-      'ResearchArtist.playlists', 'ResearchArtist.tracks', 'ResearchPlaylist.curator', 'ResearchTrack.stats', 'Song.stats',
+      'ResearchArtist.playlists', 'ResearchArtist.profile', 'ResearchArtist.tracks', 'ResearchPlaylist.curator',
     ]);
+    expect([...providers.batches].sort()).toEqual(['ResearchTrack.stats', 'Song.stats']);
   });
 
   it('weighs `me` 1 and a page of 100 songs with their artists more, from the limit argument or its variable', () => {
@@ -37,12 +38,34 @@ describe('operationCost', () => {
 
   it('weighs provider calls 10 each and counts them for the research budget, multiplied by the lists above them', () => {
     expect(cost('{ trackStats(isrc: "GBNWR2400001", source: "all") { result } }')).toEqual({ cost: 10, providerCalls: 1 });
-    // researchArtist (no provider call) → tracks (1 call, 5 tracks) → stats (5 calls): 1 + 6 × 10.
-    expect(cost('{ researchArtist(id: "1") { tracks { stats(source: "all") { result } } } }')).toEqual({ cost: 61, providerCalls: 6 });
-    // 50 tracks and 50 stats objects (1 point) + 51 calls.
-    expect(cost('{ researchArtist(id: "1") { tracks(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 512, providerCalls: 51 });
-    // Song.stats weighs as a provider call per song: a catalog page of 50 songs is 50 calls (+ 1 root, 1 for 100 objects).
-    expect(cost('{ catalog(id: "x") { songs(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 502, providerCalls: 50 });
+    // researchArtist (no provider call) → profile (1 call) and playlists (1 call, 5 items) → curator (5 calls): 1 + 7 × 10.
+    expect(cost('{ researchArtist(id: "1") { profile { name } playlists { curator { name } } } }')).toEqual({ cost: 71, providerCalls: 7 });
+    // Under a list of 5 artists each artist's research is its own call.
+    expect(cost('{ rosterArtists { research { id } } }')).toEqual({ cost: 51, providerCalls: 5 });
+  });
+
+  // Changed with batching (issue 15): Song.stats and ResearchTrack.stats used to weigh 10 per parent (50 songs: 502, 50
+  // research points), which refused every roster-wide query. They resolve through one batch per request whose upstream
+  // calls are charged to the research budget as they are made, so the estimate weighs the batch, not the parents' product.
+  it('weighs a batched provider field 10 per batch plus 1 per 10 parents, and leaves its research points to the batch', () => {
+    // researchArtist → tracks (1 call) → stats (1 batch of 5): 1 + 10 + 10 + 1.
+    expect(cost('{ researchArtist(id: "1") { tracks { stats(source: "all") { result } } } }')).toEqual({ cost: 22, providerCalls: 1 });
+    // 1 root + 50 tracks and 50 stats objects (1) + the tracks call (10) + 1 batch of 50 (10 + 5).
+    expect(cost('{ researchArtist(id: "1") { tracks(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 27, providerCalls: 1 });
+    // A catalog page of 50 songs: 1 root + 1 for 100 objects + 1 batch of 50 (10 + 5).
+    expect(cost('{ catalog(id: "x") { songs(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 17, providerCalls: 0 });
+    // Each selection of the field is a batch of its own: 1 root + 150 objects (1) + 2 batches (20) + 100 parents (10).
+    expect(cost('{ catalog(id: "x") { songs(limit: 50) { a: stats(source: "all") { result } b: stats(source: "platform_a") { result } } } }')).toEqual({ cost: 32, providerCalls: 0 });
+  });
+
+  it('admits the roster-wide composed research query under the default maximum, at 100 songs a catalog', () => {
+    const composed = '{ rosterArtists { name catalogs { name songs(limit: 100) { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } }';
+    // 5 artists × 5 catalogs × 100 songs: 25 + 2 500 songs + 2 500 results + 12 500 records = 17 525 objects (175),
+    // 1 batch of 2 500 songs (10 + 250), 1 root.
+    expect(cost(composed)).toEqual({ cost: 436, providerCalls: 0 });
+    expect(cost(composed).cost).toBeLessThanOrEqual(600);
+    // Still bounded: 500 songs a catalog (5 × 5 × 500 stats) is refused by the default maximum.
+    expect(cost(composed.replace('limit: 100', 'limit: 500')).cost).toBeGreaterThan(600);
   });
 
   it('ignores introspection and weighs an unknown operation name as 1', () => {

@@ -16,13 +16,22 @@ import {
   SelectionSetNode,
 } from 'graphql';
 
-/** Field extension (type-graphql `@Extensions(PROVIDER_CALL)`) of a field whose resolver may call a paid provider. */
+/** Field extension (type-graphql `@Extensions(PROVIDER_CALL)`) of a field whose resolver may call a paid provider, once per parent. */
 export const PROVIDER_CALL = { providerCall: true } as const;
 
-/** Every root field costs 1; a provider-backed field costs this much per call instead. */
+/**
+ * Field extension of a provider-backed field resolved through one batch per request (a DataLoader):
+ * one read of stored answers for every parent, then an upstream call per parent without a fresh
+ * answer, each charged to the research budget as it is made (so the estimate charges none).
+ */
+export const PROVIDER_BATCH = { providerCall: true, providerBatch: true } as const;
+
+/** Every root field costs 1; a provider-backed field costs this much per call instead, and a batched one per batch. */
 export const PROVIDER_WEIGHT = 10;
 /** Nested objects an operation may return cost 1 point per this many (DataLoaders batch each level into one statement). */
 export const OBJECTS_PER_POINT = 100;
+/** Parents of a batched provider field cost 1 point per this many, besides PROVIDER_WEIGHT for the batch. */
+export const BATCH_ITEMS_PER_POINT = 10;
 /** Items assumed for a list field with no `limit`/`first` argument. */
 export const DEFAULT_LIST_SIZE = 5;
 
@@ -31,17 +40,28 @@ const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
 export interface OperationCost {
   /** Points charged to the account's general budget. */
   cost: number;
-  /** Provider calls the operation may make: points charged to the research budget. */
+  /** Provider calls of PROVIDER_CALL fields the operation may make: points charged to the research budget before it runs. */
   providerCalls: number;
 }
 
-/** `Type.field` names of the fields marked with PROVIDER_CALL in a type-graphql schema. */
-export function providerFieldsOf(schema: GraphQLSchema): Set<string> {
-  const found = new Set<string>();
+/** `Type.field` names of the provider-backed fields of a schema, by how they reach the provider. */
+export interface ProviderFields {
+  /** Marked PROVIDER_CALL: a call per parent. */
+  calls: Set<string>;
+  /** Marked PROVIDER_BATCH: one batch per request. */
+  batches: Set<string>;
+}
+
+export const noProviderFields = (): ProviderFields => ({ calls: new Set(), batches: new Set() });
+
+/** The fields marked with PROVIDER_CALL or PROVIDER_BATCH in a type-graphql schema. */
+export function providerFieldsOf(schema: GraphQLSchema): ProviderFields {
+  const found = noProviderFields();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (field.extensions?.providerCall === true) found.add(`${type.name}.${field.name}`);
+      if (field.extensions?.providerCall !== true) continue;
+      (field.extensions.providerBatch === true ? found.batches : found.calls).add(`${type.name}.${field.name}`);
     }
   }
   return found;
@@ -51,14 +71,15 @@ export function providerFieldsOf(schema: GraphQLSchema): Set<string> {
  * The weight of an operation, from its document alone (before it runs): root fields cost 1 each
  * (provider-backed ones PROVIDER_WEIGHT); nested objects cost 1 per OBJECTS_PER_POINT, a list
  * counting as many items as its `limit` (or its parent envelope's `limit`, else DEFAULT_LIST_SIZE)
- * for each item of the lists above it; each nested provider call costs PROVIDER_WEIGHT.
+ * for each item of the lists above it; each nested provider call costs PROVIDER_WEIGHT; each
+ * selection of a batched provider field costs PROVIDER_WEIGHT once, plus 1 per BATCH_ITEMS_PER_POINT parents.
  */
 export function operationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Record<string, unknown> | undefined,
-  providerFields: Set<string>,
+  providerFields: ProviderFields,
 ): OperationCost {
   const operation = getOperationAST(document, operationName ?? undefined);
   const root = operation && schema.getRootType(operation.operation);
@@ -70,6 +91,8 @@ export function operationCost(
   let objects = 0;
   let nestedCalls = 0;
   let providerCalls = 0;
+  let batches = 0;
+  let batchItems = 0;
 
   const visit = (set: SelectionSetNode, parent: GraphQLCompositeType, items: number, envelopeSize: number | undefined, isRoot: boolean, seen: Set<string>) => {
     for (const selection of set.selections) {
@@ -90,10 +113,18 @@ export function operationCost(
       if (selection.name.value.startsWith('__')) continue;
       const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
       if (!field) continue;
-      const provider = providerFields.has(`${parent.name}.${field.name}`);
-      if (provider) providerCalls += items;
-      if (isRoot) rootPoints += provider ? PROVIDER_WEIGHT : 1;
-      else if (provider) nestedCalls += items;
+      const coordinate = `${parent.name}.${field.name}`;
+      const batched = providerFields.batches.has(coordinate);
+      const provider = batched || providerFields.calls.has(coordinate);
+      if (batched) {
+        // The batch's calls are charged to the research budget as they are made (research.batch.ts).
+        batches += 1;
+        batchItems += items;
+      } else {
+        if (provider) providerCalls += items;
+        if (isRoot) rootPoints += provider ? PROVIDER_WEIGHT : 1;
+        else if (provider) nestedCalls += items;
+      }
       const named = getNamedType(field.type);
       if (!isCompositeType(named) || !selection.selectionSet) continue;
       const args = argumentsOf(field, selection, variables);
@@ -106,7 +137,8 @@ export function operationCost(
     }
   };
   visit(operation.selectionSet, root, 1, undefined, true, new Set());
-  const cost = rootPoints + Math.floor(objects / OBJECTS_PER_POINT) + nestedCalls * PROVIDER_WEIGHT;
+  const batchPoints = batches * PROVIDER_WEIGHT + Math.ceil(batchItems / BATCH_ITEMS_PER_POINT);
+  const cost = rootPoints + Math.floor(objects / OBJECTS_PER_POINT) + nestedCalls * PROVIDER_WEIGHT + batchPoints;
   return { cost: Math.max(1, cost), providerCalls };
 }
 

@@ -6,7 +6,7 @@ import { Budget, Charge, decisive, RateDecision, RateLimitExceeded, rateLimitedE
 import type { Viewer } from '../auth/viewer';
 import { toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
-import { operationCost } from './cost';
+import { operationCost, ProviderFields } from './cost';
 
 /** Called once per refused operation, for the rate-limit rejection metric. */
 export type OnRateLimited = (budget: Budget) => void;
@@ -25,7 +25,7 @@ export async function chargeOperation(
   deps: AppDeps,
   caller: Caller,
   op: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variables?: Record<string, unknown> },
-  providerFields: Set<string>,
+  providerFields: ProviderFields,
   onLimited?: OnRateLimited,
 ): Promise<RateDecision | undefined> {
   const { cost, providerCalls } = operationCost(op.schema, op.document, op.operationName, op.variables, providerFields);
@@ -61,7 +61,7 @@ export async function chargeRefusedCredentials(deps: AppDeps, clientIp: string |
 }
 
 /** Apollo: weighs and charges every operation once it is parsed and validated, before it runs. */
-export function rateLimitPlugin(deps: AppDeps, providerFields: Set<string>, onLimited?: OnRateLimited): ApolloServerPlugin<Context> {
+export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, onLimited?: OnRateLimited): ApolloServerPlugin<Context> {
   return {
     async requestDidStart({ contextValue, response }) {
       // A document that fails to parse or validate never reaches didResolveOperation: it still costs 1.

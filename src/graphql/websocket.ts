@@ -13,6 +13,7 @@ import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
 import { variablesError } from './input-guard';
 import { chargeOperation, OnRateLimited } from './rate-limit.plugin';
+import { noProviderFields, ProviderFields } from './cost';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 /**
@@ -35,7 +36,7 @@ const REFUSAL_WINDOW_MS = 60_000;
 
 export interface WebsocketLimits {
   /** `Type.field` names of provider-backed fields (src/graphql/cost.ts), charged to the research budget. */
-  providerFields: Set<string>;
+  providerFields: ProviderFields;
   onLimited?: (budget: string) => void;
 }
 
@@ -44,7 +45,7 @@ export interface WebsocketLimits {
  * in onConnect (credentials in connectionParams) and applies the same limits in onSubscribe:
  * connections per account, live operations per connection, and the per-minute budgets.
  */
-export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, limits: WebsocketLimits = { providerFields: new Set() }) {
+export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, limits: WebsocketLimits = { providerFields: noProviderFields() }) {
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
   const { introspection } = deps.config.graphql;
   const rules = websocketRules(introspection, [depthLimit(deps.config.graphql.maxDepth)]);

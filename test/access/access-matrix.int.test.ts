@@ -104,6 +104,7 @@ describe('access matrix', () => {
     it.each(allCases)('%s', async (name) => {
       const s = situationFor(name);
       const rows = await rowsOf(s, ownerOf(name));
+      await read.prepare?.(s, rows);
       const req = read.request(rows);
       const res = await t.graphql(req.query, req.variables, { ...credentials[name], ...(req.router ? router : {}) });
       const codes = (res.body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);

@@ -1,3 +1,4 @@
+import { keys } from '../../src/modules/research/research.keys';
 import type { CaseName, Situation } from './registry';
 import { made } from './support';
 
@@ -104,7 +105,12 @@ export interface ReachRead {
   visible(rows: OwnedRows): unknown;
   /** What a caller who does not reach it gets: null (an entity, a list without it) and, for root fields, this error code. */
   hiddenCode?: 'NOT_FOUND' | 'FORBIDDEN';
+  /** Data the read needs besides the owned rows (made once per owner). */
+  prepare?(s: Situation, rows: OwnedRows): Promise<void>;
 }
+
+/** A research artist per owner whose one track carries the owner's ISRC (a stored provider answer: public data). */
+const RESEARCH_ARTIST: Record<Owner, string> = { alice: '9800001', bob: '9800002', carol: '9800003', orgB: '9800004' };
 
 const SONG_FIELDS = 'isrc name lyrics artists { id } catalogs { id }';
 const entity = (typename: string, key: Record<string, string>, fields: string): GraphqlRequest => ({
@@ -143,6 +149,24 @@ export const READS: Record<string, ReachRead> = {
     pick: (data) => data?.artist ?? null,
     visible: (r) => ({ id: r.artistId, songs: [{ isrc: r.isrc, lyrics: r.lyrics }], socials: [{ profile_url: r.profileUrl }] }),
     hiddenCode: 'FORBIDDEN',
+  },
+  // Provider data names an ISRC; the link back to a catalog song must follow the caller's reach, never the ISRC alone.
+  'ResearchTrack.song': {
+    prepare: (s, r) =>
+      s.once(`graphql-reach:research-track:${r.owner}`, async () => {
+        const track = { cm_track: Number(RESEARCH_ARTIST[r.owner]) * 10, name: r.songName, isrc: r.isrc, artist_names: [r.artistName] };
+        await s.t.orm.em.getConnection().execute(
+          `insert into research_answers (id, created_at, updated_at, kind, key, source, payload, captured_at)
+           values (gen_random_uuid(), now(), now(), 'artist_tracks', ?, 'music_intel', ?::jsonb, now()) on conflict (kind, key) do nothing`,
+          [keys.artistTracks(RESEARCH_ARTIST[r.owner], 20, 0), JSON.stringify([track])],
+        );
+      }),
+    request: (r) => ({
+      query: 'query($id: ID!) { researchArtist(id: $id) { tracks { isrc song { isrc name lyrics } } } }',
+      variables: { id: RESEARCH_ARTIST[r.owner] },
+    }),
+    pick: (data) => ((data?.researchArtist as { tracks?: { song: unknown }[] } | null)?.tracks?.[0]?.song ?? null),
+    visible: (r) => ({ isrc: r.isrc, name: r.songName, lyrics: r.lyrics }),
   },
   '_entities Artist(id)': {
     request: (r) => entity('Artist', { id: r.artistId }, 'id name songs { isrc lyrics } socials { profile_url follower_count }'),

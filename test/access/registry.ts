@@ -45,7 +45,8 @@
  * `_entities` references of Song, Catalog and Artist, root fields by id, and their nested songs
  * and socials) × the same cases, and natural-key writes (another account's ISRC or profile URL
  * posted into the caller's own rows) that must leave the owner's rows unchanged. Add a READS
- * entry there for a new root field or entity reference reached by a key.
+ * entry there for a new root field or entity reference reached by a key, or for a field that
+ * links provider data (an ISRC) back to owned rows (`prepare` makes what the read needs).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_TRACK_OPTIONS, keys } from '../../modules/research/research.keys';
 import { pgArray } from '../sql';
+import { DEMO } from './demo.data';
 
 /** Provider artist ids of the demo artists (answers of discover, search, tracks, playlists). */
 export const DEMO_RESEARCH = {
   artists: [
-    { id: 4100021, name: 'Luna Waves', country: 'GB', listeners: 812_400, followers: 96_300, tiktok: 120_500, instagram: 48_200 },
-    { id: 4100022, name: 'The Midnight Owls', country: 'US', listeners: 243_900, followers: 31_800, tiktok: 12_100, instagram: 15_800 },
-    { id: 4100023, name: 'Kai Rivers', country: 'DE', listeners: 1_530_000, followers: 204_000, tiktok: 61_000, instagram: 230_400 },
+    { id: 4100021, account: DEMO.luna, name: 'Luna Waves', country: 'GB', listeners: 812_400, followers: 96_300, tiktok: 120_500, instagram: 48_200 },
+    { id: 4100022, account: DEMO.owls, name: 'The Midnight Owls', country: 'US', listeners: 243_900, followers: 31_800, tiktok: 12_100, instagram: 15_800 },
+    { id: 4100023, account: DEMO.kai, name: 'Kai Rivers', country: 'DE', listeners: 1_530_000, followers: 204_000, tiktok: 61_000, instagram: 230_400 },
   ],
   tracks: [
     { isrc: 'GBNWR2400001', name: 'Tidal Lights', album: 'Shoreline', artists: [4100021], released: '2024-03-01' },
@@ -128,6 +129,16 @@ export async function seedResearch(em: EntityManager, now: Date): Promise<void> 
   add('search', keys.search({ q: 'indie', type: 'curators', beta: true, limit: 10, offset: 0 }), 'music_intel', {
     curators: { spotify: d.curators.filter((c) => c.platform === 'platform_a').map((c) => ({ id: Number(c.id), name: c.name, followers: c.followers })) },
   });
+  // Added after the rows above: stored answer ids follow row order, and a seeded database keeps its rows.
+  for (const a of d.artists) {
+    add('artist', keys.artist(String(a.id)), 'music_intel', {
+      id: a.id, name: a.name, image_url: `https://images.example.com/${a.id}.png`, code2: a.country,
+      cm_statistics: {
+        sp_monthly_listeners: a.listeners, sp_followers: a.followers, sp_popularity: Math.min(100, Math.round(Math.log10(a.listeners + 10) * 14)),
+        tiktok_followers: a.tiktok, ins_followers: a.instagram, ycs_subscribers: Math.round(a.instagram * 0.4), timestamp: now.toISOString(),
+      },
+    });
+  }
 
   // One statement for all rows: the demo seed runs for every integration test file.
   await em.execute(
@@ -145,5 +156,14 @@ export async function seedResearch(em: EntityManager, now: Date): Promise<void> 
       pgArray(rows.map((r) => r.source)),
       pgArray(rows.map((r) => JSON.stringify(r.payload))),
     ],
+  );
+
+  // The demo artists are linked to their research artists, so Artist.research answers without a search.
+  // A link already stored (set by a client, or found by an earlier search) is kept.
+  await em.execute(
+    `insert into artist_research_links (artist_id, research_id, research_match, matched_at)
+     select l.artist_id::uuid, l.research_id, 'explicit', ? from unnest(?::text[], ?::text[]) as l(artist_id, research_id)
+     on conflict (artist_id) do nothing`,
+    [now, pgArray(d.artists.map((a) => a.account)), pgArray(d.artists.map((a) => String(a.id)))],
   );
 }

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../../../test/app';
-import { as, router } from '../../../test/demo';
+import { as, DEMO, router } from '../../../test/demo';
+import { DEMO_RESEARCH } from '../../db/seeders/research.seed';
 import { createAccount, CreatedAccount } from '../../../test/factories';
 import { Sandbox, sandboxData } from '../../providers/sandbox';
 
@@ -18,6 +19,13 @@ const NOBODY = 'Nobody Heard Of';
 const COMPOSED = `query Composed($source: String!) {
   rosterArtists { name catalogs { name songs(limit: 100) { isrc stats(source: $source) { result stats { source data_source data } } } } }
 }`;
+/** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
+const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link { research_id match }
+  research { id profile { name sp_monthly_listeners sp_followers ins_followers tiktok_followers data_source }
+    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", with_playlists: true) { stats { source data } } }
+    playlists { name isrc curator { name followers } } } } }`;
+/** A generated sandbox artist with a track the owner's catalog holds, and tracks it does not. */
+const TRACK_ARTIST = sandboxData().artists.find((a) => a.id === sandboxData().tracks[7].artistIds[0])!;
 
 describe('research composed across the graph', () => {
   let t: TestApp;
@@ -34,8 +42,7 @@ describe('research composed across the graph', () => {
         PROVIDER_TIMEOUT_MS: '2000',
         PROVIDER_RETRIES: '0',
         PROVIDER_BREAKER_FAILURES: '500',
-        // The cost estimate assumes 5 roster artists × 5 catalogs × 100 songs, each a provider call.
-        GRAPHQL_MAX_COST: '100000',
+        // GRAPHQL_MAX_COST stays at its default (600): the composed queries below must be admitted under it.
       },
     });
     sandbox = t.providerMode.sandbox!;
@@ -62,8 +69,14 @@ describe('research composed across the graph', () => {
     expect(new Set([STORED, ...PROVIDED]).size).toBe(50);
   });
 
+  const researchPoints = async (accountId: string) =>
+    Number((await t.orm.em.getConnection().execute(`select points from rate_limit_counters where key = ?`, [`research:acct:${accountId}`]))[0]?.points ?? 0);
+
   it('answers roster → artists → catalogs → songs → stats in one request: one stored-data read, one provider call per missing ISRC, a failing song only fails its own field', async () => {
+    expect(t.config.requestLimits.graphqlMaxCost).toBe(600);
+    const pointsBefore = await researchPoints(owner.account.id);
     const { result, statements } = await t.sql.measure(() => t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers));
+    expect(result.status).toBe(200);
     expect(result.body.errors?.filter((e: { path?: string[] }) => !e.path?.includes('stats'))).toEqual([]);
     const songs = result.body.data.rosterArtists[0].catalogs[0].songs as { isrc: string; stats: { stats: { source: string; data_source: string }[] } | null }[];
     expect(songs).toHaveLength(50);
@@ -78,8 +91,13 @@ describe('research composed across the graph', () => {
     // One read of stored answers for all 50 songs, one write of the 48 answers fetched.
     expect(statements.filter((sql) => /from research_answers/.test(sql))).toHaveLength(1);
     expect(statements.filter((sql) => /insert into research_answers/.test(sql))).toHaveLength(1);
-    // Credentials and budget (3), roster, reach, catalogs, songs (5), stored answers (1), write (1): none per song.
-    expect(statements.length).toBeLessThanOrEqual(10);
+    // Credentials and budget (3), roster, reach, catalogs, songs (5), stored answers (1), the batch's research charge (1),
+    // write (1): none per song. The charge is new with batching: the batch pays for its upstream calls as it makes them.
+    expect(statements.filter((sql) => /rate_limit_counters/.test(sql))).toHaveLength(2);
+    expect(statements.length).toBeLessThanOrEqual(11);
+    // 49 upstream calls (the failing one included), each one research point; the stored song none.
+    expect(stats.requests).toHaveLength(49);
+    expect((await researchPoints(owner.account.id)) - pointsBefore).toBe(49);
 
     // Answers are stored: the same query again makes no provider call but the failing one.
     stats.reset();
@@ -98,6 +116,30 @@ describe('research composed across the graph', () => {
     expect(stats.maxInFlight).toBeGreaterThan(1);
   });
 
+  it('makes only the upstream calls the research budget has left, and answers RATE_LIMITED for the rest', async () => {
+    stats.reset(); // no failing song here: every call that is made answers
+    const key = `research:acct:${owner.account.id}`;
+    const limit = t.config.requestLimits.researchPerMinute;
+    // Three points left in the window: three of the 49 missing ISRCs reach the provider.
+    await t.orm.em.getConnection().execute(
+      `insert into rate_limit_counters (key, window_start, points) values (?, now(), ?) on conflict (key) do update set window_start = now(), points = excluded.points`,
+      [key, limit - 3],
+    );
+    try {
+      const res = await t.graphql(COMPOSED, { source: 'platform_d' }, owner.headers);
+      const songs = res.body.data.rosterArtists[0].catalogs[0].songs as { isrc: string; stats: { stats: { data_source: string }[] } | null }[];
+      expect(stats.requests).toHaveLength(3);
+      // The stored song answers from storage, the three paid for from the provider; every other song is its own error.
+      expect(songs.filter((s) => s.stats).map((s) => s.stats!.stats[0].data_source).sort()).toEqual(['provider', 'provider', 'provider', 'stored']);
+      const refused = res.body.errors.filter((e: { extensions: { code: string } }) => e.extensions.code === 'RATE_LIMITED');
+      expect(refused).toHaveLength(46);
+      expect(res.body.errors).toHaveLength(46);
+      expect(refused[0].message).toMatch(/Research rate limit/);
+    } finally {
+      await t.orm.em.getConnection().execute(`delete from rate_limit_counters where key = ?`, [key]);
+    }
+  });
+
   it('names the bad argument of Song.stats as a 400-class error, before any provider call', async () => {
     const res = await t.graphql(`{ song(isrc: "${isrc(1)}") { stats(source: "platform_z") { result } } }`, {}, owner.headers);
     expect(res.body.errors[0].extensions).toEqual(expect.objectContaining({ code: 'BAD_USER_INPUT', details: [expect.objectContaining({ field: 'source' })] }));
@@ -111,6 +153,65 @@ describe('research composed across the graph', () => {
     expect(mine.body.data._entities[0].stats.stats[0].source).toBe('platform_a');
     const other = await t.graphql(query, { r: [{ __typename: 'Song', isrc: isrc(3) }] }, { ...as.otto, ...router });
     expect(other.body.data._entities).toEqual([null]);
+  });
+
+  describe('links back to the catalog, and audience figures', () => {
+    const TRACKS = `query ($id: ID!) { researchArtist(id: $id) { tracks { isrc song { isrc name catalogs { id } } } playlists { isrc song { isrc } } } }`;
+
+    it('ResearchTrack.song is the catalog song with that ISRC, one statement for all tracks, only from catalogs the caller reaches', async () => {
+      const mine = sandboxData().tracks.filter((tr) => tr.artistIds.includes(TRACK_ARTIST.id)).map((tr) => tr.isrc);
+      expect(mine.filter((code) => PROVIDED.includes(code)).length).toBeGreaterThan(0);
+      expect(mine.filter((code) => !PROVIDED.includes(code)).length).toBeGreaterThan(0);
+      const { result, statements } = await t.sql.measure(() => t.graphql(TRACKS, { id: String(TRACK_ARTIST.id) }, owner.headers));
+      expect(result.body.errors).toBeUndefined();
+      const tracks = result.body.data.researchArtist.tracks as { isrc: string; song: { isrc: string; name: string } | null }[];
+      expect(tracks.map((tr) => tr.isrc).sort()).toEqual([...mine].sort());
+      for (const tr of tracks) {
+        expect({ isrc: tr.isrc, song: tr.song && { isrc: tr.song.isrc, name: tr.song.name } }).toEqual({ isrc: tr.isrc, song: PROVIDED.includes(tr.isrc) ? { isrc: tr.isrc, name: `Song ${tr.isrc}` } : null });
+      }
+      // Every track's and placement's song in one statement (the catalog module's reach loader), not one per track.
+      expect(statements.filter((sql) => /distinct on \(cs.isrc\)/.test(sql))).toHaveLength(1);
+
+      // Another account reaches none of the owner's catalogs: the same tracks link to nothing, without an error.
+      const other = await t.graphql(TRACKS, { id: String(TRACK_ARTIST.id) }, as.otto);
+      expect(other.body.errors).toBeUndefined();
+      expect(other.body.data.researchArtist.tracks.map((tr: { song: unknown }) => tr.song)).toEqual(tracks.map(() => null));
+    });
+
+    it('ResearchArtist.profile carries the provider\'s listener and follower figures, from the provider and then from storage', async () => {
+      const artist = sandboxData().artists[200];
+      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers sp_popularity tiktok_followers ins_followers youtube_subscribers data_source } } }`;
+      const first = await t.graphql(query, { id: String(artist.id) }, owner.headers);
+      expect(first.body.errors).toBeUndefined();
+      expect(first.body.data.researchArtist.profile).toEqual({
+        id: String(artist.id), name: artist.name, country: artist.country, sp_monthly_listeners: artist.listeners, sp_followers: artist.followers,
+        sp_popularity: artist.popularity, tiktok_followers: artist.tiktok, ins_followers: artist.instagram, youtube_subscribers: expect.any(Number), data_source: 'provider',
+      });
+      expect(intel.server.requests.filter((r) => r.path === `/api/artist/${artist.id}`)).toHaveLength(1);
+      const again = await t.graphql(query, { id: String(artist.id) }, owner.headers);
+      expect(again.body.data.researchArtist.profile.data_source).toBe('stored');
+      expect(intel.server.requests.filter((r) => r.path === `/api/artist/${artist.id}`)).toHaveLength(1);
+
+      const unknown = await t.graphql(query, { id: '999999999' }, owner.headers);
+      expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('the demo artists are linked in the seed: the README\'s profile query answers for Luna Waves with no search, under the default cost', async () => {
+      const luna = DEMO_RESEARCH.artists[0];
+      const res = await t.graphql(PROFILE, { id: DEMO.luna }, as.nora);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      const artist = res.body.data.artist;
+      expect(artist.research_link).toEqual({ research_id: String(luna.id), match: 'explicit' });
+      expect(artist.research.profile).toEqual(expect.objectContaining({ name: luna.name, sp_monthly_listeners: luna.listeners, sp_followers: luna.followers }));
+      expect(artist.research.tracks.map((tr: { isrc: string }) => tr.isrc)).toEqual(['GBNWR2400001', 'GBNWR2400002', 'GBNWR2400003']);
+      // Nora's catalogs hold the demo ISRCs: every track links back to her song.
+      expect(artist.research.tracks.map((tr: { song: { name: string } }) => tr.song.name)).toEqual(['Tidal Lights', 'Paper Moons', 'Salt & Static']);
+      expect(artist.research.tracks[0].stats.stats.length).toBeGreaterThan(0);
+      expect(artist.research.playlists.length).toBeGreaterThan(0);
+      expect(artist.research.playlists[0].curator.name).toEqual(expect.any(String));
+      expect(searches()).toBe(0);
+    });
   });
 
   describe('Artist.research', () => {

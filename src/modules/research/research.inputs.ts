@@ -149,6 +149,10 @@ export const researchSearchInput = z.object({
 });
 export type ResearchSearchInput = z.output<typeof researchSearchInput>;
 
+export const artistInput = z.object({
+  artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
+});
+
 export const artistTracksInput = z.object({
   artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
   limit: bounded(1, 100, 20),

@@ -36,6 +36,7 @@ export const keys = {
   genres: () => 'all',
   search: (f: { q: string; type: string; beta: boolean; limit: number; offset: number }) =>
     `q=${f.q.toLowerCase()}&type=${f.type}&beta=${f.beta}&limit=${f.limit}&offset=${f.offset}`,
+  artist: (artist: string) => artist,
   artistTracks: (artist: string, limit: number, offset: number) => `${artist}|limit=${limit}&offset=${offset}`,
   artistPlaylists: (artist: string, platform: string, status: string, limit: number, offset: number) =>
     `${artist}|${platform}|${status}|limit=${limit}&offset=${offset}`,

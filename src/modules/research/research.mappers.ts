@@ -5,6 +5,7 @@ import {
   ArtistTrackItem,
   CuratorProfile,
   DiscoveredArtist,
+  ResearchArtistProfile,
   ResearchGenre,
   TrackInfo,
 } from './research.types';
@@ -91,6 +92,28 @@ export function toCurator(raw: unknown, platform: string, id: string, capturedAt
     suspicion_score: typeof c.suspicion_score === 'number' ? c.suspicion_score : null,
     social_urls: isObj(social) ? social : null,
     captured_at: capturedAt,
+  };
+}
+
+/** GET /api/artist/{id}: figures live under cm_statistics (some answers also carry them at the top). */
+export function toArtistProfile(raw: unknown, id: string, served: { capturedAt: Date; fromStore: boolean }): ResearchArtistProfile {
+  const a = obj(raw);
+  const stats = obj(a.cm_statistics);
+  const figure = (...names: string[]) => int(first(...names.map((n) => stats[n]), ...names.map((n) => a[n])));
+  return {
+    id: str(first(a.id, a.cm_artist)) ?? id,
+    name: str(a.name),
+    image_url: str(a.image_url),
+    country: str(first(a.code2, a.country)),
+    sp_monthly_listeners: figure('sp_monthly_listeners'),
+    sp_followers: figure('sp_followers'),
+    sp_popularity: figure('sp_popularity'),
+    tiktok_followers: figure('tiktok_followers'),
+    ins_followers: figure('ins_followers'),
+    youtube_subscribers: figure('ycs_subscribers', 'youtube_subscribers'),
+    cm_statistics: isObj(a.cm_statistics) ? a.cm_statistics : null,
+    data_source: served.fromStore ? 'stored' : 'provider',
+    captured_at: served.capturedAt,
   };
 }
 

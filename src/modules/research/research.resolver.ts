@@ -1,8 +1,8 @@
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { PROVIDER_CALL } from '../../graphql/cost';
+import { PROVIDER_BATCH, PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
-import { Song } from '../catalog';
+import { reachableSong, Song } from '../catalog';
 import { songStats } from './research.batch';
 import { ResearchService } from './research.service';
 import {
@@ -13,6 +13,7 @@ import {
   GenresResult,
   PlatformSearchResult,
   ResearchArtist,
+  ResearchArtistProfile,
   ResearchPlaylist,
   ResearchSearchResult,
   ResearchTrack,
@@ -152,6 +153,12 @@ export class ResearchResolver {
 @Resolver(() => ResearchArtist)
 export class ResearchArtistResolver {
   @Extensions(PROVIDER_CALL)
+  @FieldResolver(() => ResearchArtistProfile, { description: 'Name, image and the latest listener and follower figures the provider has for the artist' })
+  profile(@Root() artist: ResearchArtist, @Ctx() ctx: Context): Promise<ResearchArtistProfile> {
+    return new ResearchService(ctx).artistProfile({ artist: artist.id });
+  }
+
+  @Extensions(PROVIDER_CALL)
   @FieldResolver(() => [ResearchTrack])
   tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
     return new ResearchService(ctx).artistTracks({ artist: artist.id, limit, offset });
@@ -173,8 +180,13 @@ export class ResearchArtistResolver {
 
 @Resolver(() => ResearchTrack)
 export class ResearchTrackResolver {
-  @Extensions(PROVIDER_CALL)
-  @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC' })
+  @FieldResolver(() => Song, { nullable: true, description: 'The catalog song with this ISRC, when a catalog you reach holds it; null otherwise (or without an ISRC)' })
+  song(@Root() track: ResearchTrack, @Ctx() ctx: Context): Promise<Song | null> | null {
+    return track.isrc ? reachableSong(ctx, track.isrc) : null;
+  }
+
+  @Extensions(PROVIDER_BATCH)
+  @FieldResolver(() => TrackStatsResult, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC. Batched across the tracks of a request, like Song.stats' })
   stats(
     @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
@@ -190,6 +202,11 @@ export class ResearchTrackResolver {
 
 @Resolver(() => ResearchPlaylist)
 export class ResearchPlaylistResolver {
+  @FieldResolver(() => Song, { nullable: true, description: 'The catalog song placed on the playlist, when a catalog you reach holds its ISRC; null otherwise' })
+  song(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context): Promise<Song | null> | null {
+    return playlist.isrc ? reachableSong(ctx, playlist.isrc) : null;
+  }
+
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => CuratorProfile, { nullable: true, description: "The playlist's curator; null when the provider names none" })
   curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
@@ -200,7 +217,7 @@ export class ResearchPlaylistResolver {
 
 @Resolver(() => Song)
 export class SongResearchResolver {
-  @Extensions(PROVIDER_CALL)
+  @Extensions(PROVIDER_BATCH)
   @FieldResolver(() => TrackStatsResult, {
     nullable: true,
     description: "Statistics of the song's ISRC, as GET /api/research/track/stats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",

@@ -1,4 +1,5 @@
 import { requireViewer } from '../../auth/access';
+import { RateLimitExceeded, rateLimitedError, rateSubject } from '../../auth/rate-limit';
 import { AppError, isAppError } from '../../common/errors';
 import { validate } from '../../common/validation';
 import type { ResearchKind } from '../../config/config';
@@ -6,6 +7,7 @@ import type { Context } from '../../graphql/context';
 import { pgArray } from '../../db/sql';
 import { TRACK_ID_PARAMS, TrackIdField, TrackStatsAnswer } from '../../providers/track-stats/track-stats.client';
 import {
+  artistInput,
   artistPlaylistsInput,
   artistTracksInput,
   curatorInput,
@@ -23,6 +25,7 @@ import {
   neutralPlatformSearch,
   neutralSearchResults,
   toArtistPlaylist,
+  toArtistProfile,
   toArtistTrack,
   toCurator,
   toDiscoveredArtist,
@@ -36,6 +39,7 @@ import {
   CuratorProfile,
   DiscoveredArtist,
   PlatformSearchResult,
+  ResearchArtistProfile,
   ResearchGenre,
   TrackStatsRecord,
   TrackStatsResult,
@@ -63,6 +67,8 @@ type SaveRow = { kind: StoredKind; key: string; source: string; payload: unknown
 
 /** How a track stats request reaches the provider and storage: directly, or through a batch. */
 interface TrackStatsIo {
+  /** The time freshness is judged at: one instant for a whole batch, so its charge and its calls agree. */
+  now: number;
   call<T>(fetch: () => Promise<T>): Promise<T>;
   store(rows: SaveRow[]): Promise<Date>;
 }
@@ -132,8 +138,8 @@ export class ResearchService {
     });
   }
 
-  private isFresh(row: StoredAnswer, kind: ResearchKind): boolean {
-    return Date.now() - row.capturedAt.getTime() < this.ctx.deps.config.research.ttlSeconds[kind] * 1000;
+  private isFresh(row: StoredAnswer, kind: ResearchKind, now = Date.now()): boolean {
+    return now - row.capturedAt.getTime() < this.ctx.deps.config.research.ttlSeconds[kind] * 1000;
   }
 
   private load(kind: StoredKind, key: string): Promise<StoredAnswer | null> {
@@ -192,7 +198,7 @@ export class ResearchService {
 
   async trackStats(args: Record<string, unknown>): Promise<TrackStatsResult> {
     requireViewer(this.ctx.viewer);
-    return this.trackStatsOf(validate(trackStatsInput, present(args)), { call: (fetch) => fetch(), store: (rows) => this.save(rows) });
+    return this.trackStatsOf(validate(trackStatsInput, present(args)), { now: Date.now(), call: (fetch) => fetch(), store: (rows) => this.save(rows) });
   }
 
   /** Stored answers one track stats request reads (loader keys), so a batch can read all of them at once. */
@@ -207,17 +213,27 @@ export class ResearchService {
    * A track's failure is its own entry (an Error), not the batch's.
    */
   async trackStatsBatch(inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStatsResult | Error)[]> {
-    requireViewer(this.ctx.viewer);
-    await this.ctx.loaders.researchAnswer.loadMany(inputs.flatMap((input) => this.trackStatsAnswerKeys(input)));
+    const viewer = requireViewer(this.ctx.viewer);
+    const answerKeys = inputs.map((input) => this.trackStatsAnswerKeys(input));
+    const stored = await this.ctx.loaders.researchAnswer.loadMany(answerKeys.flat());
+    // The upstream calls this batch will make, charged to the research budget in one statement before any is made.
+    const configured = this.gate('track_stats').configured;
+    const now = Date.now();
+    let offset = 0;
+    const needsCall = answerKeys.map((keysOf) => {
+      const rows = stored.slice(offset, (offset += keysOf.length));
+      return configured && rows.some((row) => !row || row instanceof Error || !this.isFresh(row, 'track_stats', now));
+    });
+    const permitted = await this.permitProviderCalls(viewer.accountId, needsCall);
     const limit = limiter(concurrency);
     const pending: SaveRow[] = [];
     let release!: () => void;
     const allReached = new Promise<void>((resolve) => (release = resolve));
     let reached = 0;
     let settle!: { resolve: (at: Date) => void; reject: (error: unknown) => void };
-    const stored = new Promise<Date>((resolve, reject) => (settle = { resolve, reject }));
-    stored.catch(() => undefined); // each storing task observes the failure itself
-    const tasks = inputs.map((input) => {
+    const saved = new Promise<Date>((resolve, reject) => (settle = { resolve, reject }));
+    saved.catch(() => undefined); // each storing task observes the failure itself
+    const tasks = inputs.map((input, index) => {
       let counted = false;
       // A task is "reached" once it has handed its rows over or finished: then the one write may run.
       const reach = () => {
@@ -227,11 +243,13 @@ export class ResearchService {
         if (reached === inputs.length) release();
       };
       const io: TrackStatsIo = {
-        call: limit,
+        now,
+        // A call the budget did not pay for is never made: this track fails (or serves what is stored) alone.
+        call: (fetch) => (permitted.allowed[index] ? limit(fetch) : Promise.reject(permitted.refusal ?? new Error('a track stats call the research budget was not charged for'))),
         store: (rows) => {
           pending.push(...rows);
           reach();
-          return stored;
+          return saved;
         },
       };
       return this.trackStatsOf(input, io).finally(reach);
@@ -244,6 +262,20 @@ export class ResearchService {
       settle.reject(error);
     }
     return (await settled).map((r) => (r.status === 'fulfilled' ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason))));
+  }
+
+  /**
+   * Takes one research point per upstream call from the caller's budget (one statement); calls past
+   * the budget are refused in order, each answering RATE_LIMITED with the time to retry.
+   */
+  private async permitProviderCalls(accountId: string, needsCall: boolean[]): Promise<{ allowed: boolean[]; refusal?: RateLimitExceeded }> {
+    const wanted = needsCall.filter(Boolean).length;
+    if (!wanted) return { allowed: needsCall.map(() => false) };
+    const [decision] = await this.ctx.deps.rateLimiter.consume([{ budget: 'research', subject: rateSubject({ accountId }, this.ctx.clientIp), points: wanted }]);
+    // Points the window had left before this charge: that many calls go ahead.
+    let left = Math.max(0, decision.limit - (decision.used - wanted));
+    const allowed = needsCall.map((needed) => needed && left-- > 0);
+    return { allowed, refusal: decision.allowed ? undefined : rateLimitedError(decision) };
   }
 
   private async trackStatsOf(input: TrackStatsInput, io: TrackStatsIo): Promise<TrackStatsResult> {
@@ -261,7 +293,7 @@ export class ResearchService {
       stats: input.source.flatMap((s, i) => (rows[i] ? [record(s, rows[i]!)] : [])),
     });
 
-    const missing = input.source.filter((_, i) => !rows[i] || !this.isFresh(rows[i]!, 'track_stats'));
+    const missing = input.source.filter((_, i) => !rows[i] || !this.isFresh(rows[i]!, 'track_stats', io.now));
     if (!missing.length) return storedOnly();
     const gate = this.gate('track_stats');
     if (!gate.configured) {
@@ -273,8 +305,8 @@ export class ResearchService {
     try {
       answer = await io.call(() => this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options }));
     } catch (error) {
-      if (rows.some(Boolean) && isProviderFailure(error)) {
-        this.ctx.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider failed; serving stale stored data');
+      if (rows.some(Boolean) && (isProviderFailure(error) || error instanceof RateLimitExceeded)) {
+        this.ctx.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider not called or failed; serving stale stored data');
         return storedOnly();
       }
       throw error;
@@ -342,6 +374,15 @@ export class ResearchService {
     const input = validate(researchSearchInput, present(args));
     const served = await this.serve('search', keys.search(input), this.gate('music_intel'), () => this.providers.musicIntel.search(input));
     return neutralSearchResults(served.payload, this.providers.curatorPlatformNames, this.providers.platformNames);
+  }
+
+  /** An artist's metadata and latest listener and follower figures (GET /api/artist/{id} upstream). */
+  async artistProfile(args: Record<string, unknown>): Promise<ResearchArtistProfile> {
+    requireViewer(this.ctx.viewer);
+    const input = validate(artistInput, present(args));
+    const served = await this.serve('artist', keys.artist(input.artist), this.gate('music_intel'), () => this.providers.musicIntel.artist(input.artist));
+    if (!isObj(served.payload)) throw new AppError('NOT_FOUND', 'Artist not found');
+    return toArtistProfile(served.payload, input.artist, served);
   }
 
   async artistTracks(args: Record<string, unknown>): Promise<ArtistTrackItem[]> {

@@ -421,6 +421,48 @@ export class PlatformSearchResult {
 
 /* ---- The composable graph (GraphQL only) ---- */
 
+@ObjectType({ description: "A research artist's metadata and latest audience figures, as the music intelligence provider reports them; a figure it does not have is null" })
+export class ResearchArtistProfile {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field(() => String, { nullable: true })
+  image_url!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO country code' })
+  country!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Monthly listeners on platform_a' })
+  sp_monthly_listeners!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Followers on platform_a' })
+  sp_followers!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Popularity on platform_a, 0-100' })
+  sp_popularity!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  tiktok_followers!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  ins_followers!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Subscribers of the artist\'s platform_d channel' })
+  youtube_subscribers!: number | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Every figure the provider sent, by its own names' })
+  cm_statistics!: Record<string, unknown> | null;
+
+  @Field({ description: '`provider` when fetched for this request, `stored` when served from stored data' })
+  data_source!: string;
+
+  @Field({ description: 'When the provider produced these figures' })
+  captured_at!: Date;
+}
+
 @ObjectType({ description: 'An artist of the music intelligence provider: its tracks (with stats) and playlist placements (with curators)' })
 export class ResearchArtist {
   @Field(() => ID)

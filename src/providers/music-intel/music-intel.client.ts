@@ -66,6 +66,11 @@ export class MusicIntelClient {
     return this.get('/api/search', 'Search', { q: f.q, type: f.type, limit: f.limit, offset: f.offset, beta: f.beta ? 'true' : undefined });
   }
 
+  /** An artist's metadata with its latest audience figures (`cm_statistics`: listeners, followers per platform). */
+  artist(artistId: string): Promise<unknown> {
+    return this.get(`/api/artist/${encodeURIComponent(artistId)}`, 'Artist');
+  }
+
   artistTracks(artistId: string, limit: number, offset: number): Promise<unknown> {
     return this.get(`/api/artist/${encodeURIComponent(artistId)}/tracks`, 'Artist', { limit, offset });
   }

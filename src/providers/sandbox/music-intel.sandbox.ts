@@ -80,6 +80,21 @@ export function musicIntelSandbox(data: SandboxData, tokens = new SandboxTokens(
     return ok(out);
   };
 
+  // GET /api/artist/{id}: metadata with the latest figures under cm_statistics, as the real API nests them.
+  const artist = (id: string): SandboxReply => {
+    const a = artistById.get(Number(id));
+    if (!/^\d+$/.test(id) || !a) return { status: 404, body: { error: 'Artist not found' } };
+    return ok({
+      id: a.id, name: a.name, image_url: `https://images.sandbox.example/artists/${a.id}.png`, code2: a.country, sp_artist_id: a.platformId,
+      genres: { primary: data.genres.find((g) => g.id === a.genreIds[0]) ?? null },
+      cm_statistics: {
+        sp_monthly_listeners: a.listeners, sp_followers: a.followers, sp_popularity: a.popularity, tiktok_followers: a.tiktok, ins_followers: a.instagram,
+        // Derived, not drawn: one more draw from the generator would change every artist after it.
+        ycs_subscribers: Math.round(a.instagram * 0.4), timestamp: '2026-11-20T06:00:00.000Z',
+      },
+    });
+  };
+
   const artistTracks = (id: string, q: URLSearchParams): SandboxReply => {
     const artist = artistById.get(Number(id));
     if (!artist) return { status: 404, body: { error: 'Artist not found' } };
@@ -128,6 +143,7 @@ export function musicIntelSandbox(data: SandboxData, tokens = new SandboxTokens(
     if ((m = /^\/api\/curator\/([^/]+)\/([^/]+)$/.exec(req.path))) return curator(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
     if (req.path === '/api/genres') return ok(data.genres);
     if (req.path === '/api/search') return search(req.query);
+    if ((m = /^\/api\/artist\/([^/]+)$/.exec(req.path))) return artist(decodeURIComponent(m[1]));
     if ((m = /^\/api\/artist\/([^/]+)\/tracks$/.exec(req.path))) return artistTracks(decodeURIComponent(m[1]), req.query);
     if ((m = /^\/api\/artist\/([^/]+)\/([^/]+)\/(current|past)\/playlists$/.exec(req.path))) return artistPlaylists(decodeURIComponent(m[1]), decodeURIComponent(m[2]), m[3], req.query);
     return { status: 404, body: { error: 'Not found' } };

@@ -154,6 +154,36 @@ describe('an app with PROVIDERS=sandbox', () => {
     }
   });
 
+  it('knows every ISRC of the demo catalogs and every demo artist\'s seeded research link', async () => {
+    const conn = t.orm.em.getConnection();
+    const isrcs = (await conn.execute<{ isrc: string }[]>(`select distinct isrc from catalog_songs order by isrc`)).map((r) => r.isrc);
+    expect(isrcs).toHaveLength(DEMO_RESEARCH.tracks.length);
+    const known = new Set(sandbox().data.tracks.map((tr) => tr.isrc));
+    expect(isrcs.filter((isrc) => !known.has(isrc))).toEqual([]);
+    const links = await conn.execute<{ research_id: string; research_match: string }[]>(`select research_id, research_match from artist_research_links order by research_id`);
+    expect(links).toEqual(DEMO_RESEARCH.artists.map((a) => ({ research_id: String(a.id), research_match: 'explicit' })));
+    for (const l of links) expect(sandbox().data.artists.some((a) => String(a.id) === l.research_id)).toBe(true);
+  });
+
+  it('serves a research artist\'s profile (GET /api/artist/{id} upstream) with its listener and follower figures', async () => {
+    const artist = sandbox().data.artists[42];
+    const before = calls(`/api/artist/${artist.id}`);
+    const res = await t.graphql(
+      `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers tiktok_followers ins_followers cm_statistics data_source } } }`,
+      { id: String(artist.id) },
+      as.nora,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.researchArtist.profile).toEqual({
+      id: String(artist.id), name: artist.name, country: artist.country, sp_monthly_listeners: artist.listeners, sp_followers: artist.followers,
+      tiktok_followers: artist.tiktok, ins_followers: artist.instagram, cm_statistics: expect.objectContaining({ sp_monthly_listeners: artist.listeners }), data_source: 'provider',
+    });
+    expect(calls(`/api/artist/${artist.id}`) - before).toBe(1);
+    // An id the provider does not know is a 404 upstream, NOT_FOUND here.
+    const unknown = await t.graphql(`{ researchArtist(id: "4999999") { profile { name } } }`, {}, as.nora);
+    expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
   it('pages platform search by limit and offset', async () => {
     const first = await t.http().get('/api/platform_a/search?q=the&type=artist&limit=3').set(as.nora);
     const second = await t.http().get('/api/platform_a/search?q=the&type=artist&limit=3&offset=3').set(as.nora);
