@@ -16,12 +16,13 @@ export interface SqlCondition {
  * costs no statement of its own and a forgotten check cannot leak one.
  */
 export function reachCondition(viewer: Viewer, column: string): SqlCondition {
+  // Aliases no caller picks: a subquery alias would otherwise shadow the caller's table in `column`.
   if (viewer.isAdmin) return { sql: 'true', bindings: [] };
   const scope = pgArray(viewerScope(viewer));
   return {
     sql: `(${column} = any(?::uuid[])
-        or exists (select 1 from memberships m where m.organization_id = any(?::uuid[]) and m.member_id = ${column})
-        or exists (select 1 from roster_entries r where r.owner_id = any(?::uuid[]) and r.artist_id = ${column}))`,
+        or exists (select 1 from memberships reach_m where reach_m.organization_id = any(?::uuid[]) and reach_m.member_id = ${column})
+        or exists (select 1 from roster_entries reach_r where reach_r.owner_id = any(?::uuid[]) and reach_r.artist_id = ${column}))`,
     bindings: [scope, scope, scope],
   };
 }
