@@ -1,10 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { requireViewer } from '../../auth/access';
+import type { Orm } from '../../db/orm';
+import type { Context } from '../../graphql/context';
 import type { AppModule } from '../module';
 import { createRenderLoaders } from './render.loaders';
 import { RenderRun } from './render.entity';
-import { RenderResolver } from './render.resolver';
+import { renders, RenderResolver } from './render.resolver';
 import { renderOperations } from './render.operations';
-import { RenderService } from './render.service';
-import type { Context } from '../../graphql/context';
+import { RenderRepository } from './render.repository';
+import type { RenderRunType } from './render.types';
 
 export const renderModule = {
   name: 'render',
@@ -13,7 +17,13 @@ export const renderModule = {
   operations: renderOperations,
   loaders: createRenderLoaders,
   references: {
-    RenderRun: { __resolveReference: (ref: { id: string }, ctx: Context) => new RenderService(ctx).reference(ref.id) },
+    RenderRun: { __resolveReference: async (ref: { id: string }, ctx: Context): Promise<RenderRunType | null> => renders(ctx).reference(requireViewer(ctx.viewer), ref.id) },
   },
 } satisfies AppModule;
-export { renderFiles } from './render.repository';
+
+/** What the signed media route asks of runs (src/http/media.ts): it has no request, so each lookup reads on a fresh fork. */
+export function renderFiles(orm: Orm) {
+  return {
+    outputExpiredAt: (runId: string) => new RenderRepository(orm.em.fork() as EntityManager).outputExpiredAt(runId),
+  };
+}

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { limitArg, pageArg, uuid } from '../../common/validation';
+import { AppError, FieldProblem } from '../../common/errors';
+import { limitArg, pageArg, uuid, withoutNulls, zodProblems } from '../../common/validation';
 import { RENDER_CODECS } from '../../jobs/codecs';
-import { COMPOSITIONS, compositionIds } from '../../jobs/compositions';
+import { COMPOSITIONS, compositionIds, findComposition } from '../../jobs/compositions';
+import type { RenderPayload } from './render.entity';
 
 const intIn = (min: number, max: number, def: number, what: string) =>
   z
@@ -27,7 +29,40 @@ export const renderVideoInput = z.object({
   durationInFrames: intIn(1, 1800, 240, 'length in frames'),
   codec: z.enum(RENDER_CODECS, { message: `must be one of: ${RENDER_CODECS.join(', ')}` }).default('h264').describe('video codec: h264 and h265 in MP4, vp8 and vp9 in WebM'),
 });
-export type RenderVideoInput = z.output<typeof renderVideoInput>;
+
+/**
+ * Parses renderVideo's arguments with renderVideoInput and the composition's own props schema
+ * (which depends on compositionId), reporting every problem of both at once (decisions §8).
+ */
+export function parseRenderVideo(args: Record<string, unknown>): RenderPayload {
+  const problems: FieldProblem[] = [];
+  const parsed = renderVideoInput.safeParse(withoutNulls(args));
+  if (!parsed.success) problems.push(...zodProblems(parsed.error));
+  const compositionId = typeof args.compositionId === 'string' ? args.compositionId : undefined;
+  const composition = compositionId ? findComposition(compositionId) : undefined;
+  let props: Record<string, unknown> | undefined;
+  if (compositionId && !composition) {
+    problems.push({ field: 'compositionId', message: `must be one of: ${compositionIds().join(', ')}` });
+  } else if (composition) {
+    const checked = composition.props.safeParse(args.inputProps ?? {});
+    if (!checked.success) problems.push(...zodProblems(checked.error, 'inputProps'));
+    else {
+      props = checked.data;
+      if (parsed.success && composition.check) {
+        for (const p of composition.check(checked.data, parsed.data)) problems.push({ field: `inputProps.${p.path}`, message: p.message });
+      }
+    }
+  }
+  if (problems.length || !parsed.success || !composition || !props) {
+    const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+    const aboutComposition = problems.some((p) => p.field === 'compositionId' || p.field.startsWith('inputProps'));
+    throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}${aboutComposition ? `. Known compositions: ${compositionIds().join(', ')}` : ''}`, {
+      details: problems,
+    });
+  }
+  const { width, height, fps, durationInFrames, codec } = parsed.data;
+  return { compositionId: composition.id, inputProps: props, width, height, fps, durationInFrames, codec };
+}
 
 /** A render request that works as is (Swagger's "Try it out" starts from it): the last composition with its own example props. */
 export function renderVideoExample(): Record<string, unknown> {
@@ -42,11 +77,14 @@ export const runsInput = z.object({
   limit: limitArg(100, 20).describe('runs per page, 1 to 100 (default 20)'),
   account_id: uuid().optional().describe('another account the caller may access'),
 });
+export type RunsInput = z.output<typeof runsInput>;
 
 /** POST /api/tasks/runs/{runId}/cancel */
 export const cancelRunInput = z.object({
   runId: uuid().describe('the run to cancel (QUEUED or EXECUTING)'),
 });
+export type CancelRunInput = z.output<typeof cancelRunInput>;
 
 /** GraphQL subscription renderRun(runId) */
 export const watchRunInput = cancelRunInput;
+export type WatchRunInput = z.output<typeof watchRunInput>;

@@ -1,13 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import type { Viewer } from '../../auth/viewer';
 import { RenderRun } from './render.entity';
+import { RenderRepository, RenderStore } from './render.repository';
+
+/** A run asked for on behalf of a viewer. */
+export interface RunKey {
+  viewer: Viewer;
+  id: string;
+}
+
+/**
+ * Runs by id as the viewer may see them: null when absent or out of the viewer's reach. The loads
+ * of one tick (the representations of one `_entities` request) share one statement per viewer.
+ */
+export function reachableRunLoader(repo: Pick<RenderStore, 'reachableRuns'>): DataLoader<RunKey, RenderRun | null, string> {
+  return new DataLoader<RunKey, RenderRun | null, string>(
+    async (keys) => {
+      const byViewer = new Map<string, RunKey[]>();
+      for (const key of keys) byViewer.set(key.viewer.accountId, [...(byViewer.get(key.viewer.accountId) ?? []), key]);
+      const found = new Map<string, RenderRun>();
+      for (const [viewerId, asked] of byViewer) {
+        for (const run of await repo.reachableRuns(asked[0].viewer, asked.map((k) => k.id))) found.set(`${viewerId}:${run.id}`, run);
+      }
+      return keys.map((k) => found.get(`${k.viewer.accountId}:${k.id}`) ?? null);
+    },
+    { cacheKeyFn: (k) => `${k.viewer.accountId}:${k.id}` },
+  );
+}
 
 export function createRenderLoaders(em: EntityManager) {
+  const repo = new RenderRepository(em);
   return {
-    renderRunById: new DataLoader<string, RenderRun | null>(async (ids) => {
-      const rows = await em.find(RenderRun, { id: { $in: [...ids] } });
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+    reachableRunById: reachableRunLoader(repo),
   };
 }
+
+export type RenderLoaders = ReturnType<typeof createRenderLoaders>;

@@ -1,11 +1,124 @@
-import type { Orm } from '../../db/orm';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { reachCondition } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
+import type { SqlExecutor } from '../../jobs/queue';
+import { sqlExecutorOf } from '../../jobs/runtime';
+import { Account } from '../account';
+import { RenderPayload, RenderRun } from './render.entity';
 
-/** What the signed media route needs to know of runs: why a validly signed link finds no file. */
-export function renderFiles(orm: Orm) {
-  return {
-    async outputExpiredAt(runId: string): Promise<Date | null> {
-      const rows = await orm.em.getConnection().execute<{ output_expired_at: Date | null }[]>('select output_expired_at from render_runs where id = ?', [runId]);
-      return rows[0]?.output_expired_at ?? null;
-    },
-  };
+const WINDOW = "interval '24 hours'";
+/** A run canceled before any worker started it rendered nothing: it costs no budget. */
+const COUNTED = "(status <> 'CANCELED' or started_at is not null)";
+
+/** The repository's public shape: what the service, the admission rules and the loaders ask of it (and what a test fakes). */
+export type RenderStore = Pick<RenderRepository, keyof RenderRepository>;
+
+/** The new run's row: its job is enqueued beside it, in the same transaction. */
+export interface NewRun {
+  id: string;
+  accountId: string;
+  taskIdentifier: string;
+  payload: RenderPayload;
+  jobId: string;
+}
+
+/**
+ * Every read and write of render runs made on behalf of a request (the worker and the queue keep
+ * their own SQL in src/jobs). Reads of one run compose the reach predicate, so a run of an account
+ * the viewer cannot reach is not found by the same statement.
+ */
+export class RenderRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Runs `work` in one transaction, on a repository bound to it. */
+  transaction<T>(work: (repo: RenderStore) => Promise<T>): Promise<T> {
+    return this.em.transactional((tx) => work(new RenderRepository(tx as EntityManager)));
+  }
+
+  /** The runs among `ids` whose account the viewer reaches; the others are simply absent. */
+  reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RenderRun[]> {
+    // Not `r` or `m`: the reach predicate's own subqueries use those aliases.
+    const reach = reachCondition(viewer, 'run.account_id');
+    return this.em.createQueryBuilder(RenderRun, 'run').select('*').where({ id: { $in: [...ids] } }).andWhere(reach.sql, reach.bindings).getResultList();
+  }
+
+  /** The run as stored now (not as this request first read it); no reach check: callers read it through reachableRuns first. */
+  freshRun(id: string): Promise<RenderRun | null> {
+    return this.em.findOne(RenderRun, id, { refresh: true });
+  }
+
+  /** One page of the account's runs, newest first, with the account's total. */
+  runsPage(accountId: string, limit: number, offset: number): Promise<[RenderRun[], number]> {
+    return this.em.findAndCount(RenderRun, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
+  }
+
+  /** Inserts the run (its job is enqueued with jobSql() in the same transaction). */
+  async insertRun(run: NewRun): Promise<void> {
+    this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });
+    await this.em.flush();
+  }
+
+  /** pg-boss's statements on this repository's connection, so a job is sent inside its transaction. */
+  jobSql(): SqlExecutor {
+    return sqlExecutorOf(this.em);
+  }
+
+  /** Cancels the run if it is QUEUED or EXECUTING; null when it was in neither state. */
+  async cancelActive(runId: string): Promise<{ jobId: string | null } | null> {
+    const rows = await this.rows<{ job_id: string | null }>(
+      `update render_runs set status = 'CANCELED', finished_at = now()
+        where id = ? and status in ('QUEUED', 'EXECUTING') returning job_id`,
+      [runId],
+    );
+    return rows.length ? { jobId: rows[0].job_id } : null;
+  }
+
+  /** When the run's video was deleted under the retention policy; null when it was not (or there is no such run). */
+  async outputExpiredAt(runId: string): Promise<Date | null> {
+    const rows = await this.rows<{ output_expired_at: Date | null }>('select output_expired_at from render_runs where id = ?', [runId]);
+    return rows[0]?.output_expired_at ?? null;
+  }
+
+  /** Serializes render admission per account until the transaction ends. */
+  async lockAdmission(accountId: string): Promise<void> {
+    await this.rows(`select pg_advisory_xact_lock(hashtextextended('render-admission:' || ?, 0))`, [accountId]);
+  }
+
+  /** The account's renders QUEUED or EXECUTING, and the pixel-frames it used in the rolling 24 hours (as text: a bigint). */
+  async admissionUsage(accountId: string): Promise<{ active: number; used: string }> {
+    const [usage] = await this.rows<{ active: number; used: string }>(
+      `select count(*) filter (where status in ('QUEUED', 'EXECUTING'))::int as active,
+              coalesce(sum(pixel_frames) filter (where created_at > now() - ${WINDOW} and ${COUNTED}), 0)::text as used
+         from render_runs
+        where account_id = ? and (status in ('QUEUED', 'EXECUTING') or created_at > now() - ${WINDOW})`,
+      [accountId],
+    );
+    return usage;
+  }
+
+  /** The account's renders under way with some progress: how far along each is and for how many seconds it has run. */
+  executingProgress(accountId: string): Promise<{ progress: number; elapsed: number }[]> {
+    return this.rows<{ progress: number; elapsed: number }>(
+      `select progress, extract(epoch from now() - started_at)::float8 as elapsed
+         from render_runs where account_id = ? and status = 'EXECUTING' and started_at is not null and progress > 0.01`,
+      [accountId],
+    );
+  }
+
+  /** Seconds until enough of the window's oldest renders leave it to free `over` pixel-frames; null when none would. */
+  async budgetFreedIn(accountId: string, over: number): Promise<number | null> {
+    const [row] = await this.rows<{ wait: number }>(
+      `select extract(epoch from created_at + ${WINDOW} - now())::float8 as wait
+         from (select created_at, sum(pixel_frames) over (order by created_at, id) as freed
+                 from render_runs where account_id = ? and created_at > now() - ${WINDOW} and ${COUNTED}) w
+        where freed >= ? order by created_at limit 1`,
+      [accountId, over],
+    );
+    return row?.wait ?? null;
+  }
+
+  /** A raw statement on this repository's connection, inside its transaction if any. */
+  private rows<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
+  }
 }

@@ -1,18 +1,19 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { requireViewer } from '../../auth/access';
-import { AppError, FieldProblem, notFound } from '../../common/errors';
-import { validate, zodProblems } from '../../common/validation';
-import type { Context } from '../../graphql/context';
+import type { AccessPolicy } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
+import { AppError, notFound } from '../../common/errors';
+import type { Logger } from '../../common/logger';
+import type { Config } from '../../config/config';
 import { Pagination, pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
-import { COMPOSITIONS, compositionIds, findComposition, propsSchema } from '../../jobs/compositions';
+import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
-import { sqlExecutorOf } from '../../jobs/runtime';
-import { Account } from '../account';
+import type { RenderRuntime } from '../../jobs/runtime';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
-import { cancelRunInput, renderVideoInput, runsInput, watchRunInput } from './render.inputs';
+import type { CancelRunInput, RunsInput, WatchRunInput } from './render.inputs';
+import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
+import type { RenderStore } from './render.repository';
 import { CompositionType, ProcessingStatus, RenderRunType, RenderStarted } from './render.types';
 
 export const RENDER_TASK = 'render-video';
@@ -70,117 +71,74 @@ const fromChange = (c: RunChange, base: RunView): RunView => ({
   outputExpiredAt: date(c.output_expired_at ?? null),
 });
 
+/** The render settings the service applies: admission limits and how long videos are kept. */
+export type RenderSettings = Pick<Config['render'], 'maxActivePerAccount' | 'dailyPixelFrames' | 'retentionHours'>;
+
+/** Render runs: admission under the account's limits, reading within reach, cancelling, watching. */
 export class RenderService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: RenderStore,
+    private readonly access: Pick<AccessPolicy, 'resolveAccount'>,
+    private readonly loaders: Pick<RenderLoaders, 'reachableRunById'>,
+    private readonly runtime: Pick<RenderRuntime, 'queue' | 'events' | 'storage' | 'signer' | 'metrics'>,
+    private readonly settings: RenderSettings,
+    private readonly log: Logger,
+  ) {}
 
-  private get render() {
-    return this.ctx.deps.render;
-  }
-
-  /** Checks the request, admits it under the account's limits, then creates the run and its job in one transaction. */
-  async start(args: Record<string, unknown>): Promise<RenderStarted> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const payload = this.checkRender(args);
-    const limits = this.ctx.deps.config.render;
-    checkFitsBudget(payload, limits);
+  /** Admits the render under the account's limits, then creates the run and its job in one transaction. */
+  async start(viewer: Viewer, payload: RenderPayload): Promise<RenderStarted> {
+    checkFitsBudget(payload, this.settings);
     const runId = randomUUID();
     const jobId = randomUUID();
-    await this.ctx.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+    await this.repo.transaction(async (repo) => {
       try {
-        await admitRender(sql, viewer.accountId, payload, limits);
+        await admitRender(repo, viewer.accountId, payload, this.settings);
       } catch (error) {
-        if (error instanceof RenderLimitError) this.render.metrics.admissionRefused(error.limit);
+        if (error instanceof RenderLimitError) this.runtime.metrics.admissionRefused(error.limit);
         throw error;
       }
-      em.create(RenderRun, { id: runId, account: em.getReference(Account, viewer.accountId), taskIdentifier: RENDER_TASK, payload, jobId });
-      await em.flush();
-      await this.render.queue.enqueue(jobId, { runId }, sqlExecutorOf(em));
+      await repo.insertRun({ id: runId, accountId: viewer.accountId, taskIdentifier: RENDER_TASK, payload, jobId });
+      await this.runtime.queue.enqueue(jobId, { runId }, repo.jobSql());
     });
-    this.ctx.log.info({ runId, compositionId: payload.compositionId, codec: payload.codec }, 'render queued');
+    this.log.info({ runId, compositionId: payload.compositionId, codec: payload.codec }, 'render queued');
     return { status: ProcessingStatus.processing, runId };
   }
 
-  /** Every problem at once: bounds, the composition, and its props (decisions §8). */
-  private checkRender(args: Record<string, unknown>): RenderPayload {
-    const problems: FieldProblem[] = [];
-    const parsed = renderVideoInput.safeParse(stripNulls(args));
-    if (!parsed.success) problems.push(...zodProblems(parsed.error));
-    const compositionId = typeof args.compositionId === 'string' ? args.compositionId : undefined;
-    const composition = compositionId ? findComposition(compositionId) : undefined;
-    let props: Record<string, unknown> | undefined;
-    if (compositionId && !composition) {
-      problems.push({ field: 'compositionId', message: `must be one of: ${compositionIds().join(', ')}` });
-    } else if (composition) {
-      const checked = composition.props.safeParse(args.inputProps ?? {});
-      if (!checked.success) problems.push(...zodProblems(checked.error, 'inputProps'));
-      else {
-        props = checked.data;
-        if (parsed.success && composition.check) {
-          for (const p of composition.check(checked.data, parsed.data)) problems.push({ field: `inputProps.${p.path}`, message: p.message });
-        }
-      }
-    }
-    if (problems.length || !parsed.success || !composition || !props) {
-      const message = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-      const aboutComposition = problems.some((p) => p.field === 'compositionId' || p.field.startsWith('inputProps'));
-      throw new AppError('BAD_USER_INPUT', `Invalid input: ${message}${aboutComposition ? `. Known compositions: ${compositionIds().join(', ')}` : ''}`, {
-        details: problems,
-      });
-    }
-    const { width, height, fps, durationInFrames, codec } = parsed.data;
-    return { compositionId: composition.id, inputProps: props, width, height, fps, durationInFrames, codec };
-  }
-
   /** One run (runId) or the account's runs, newest first. */
-  async runs(args: { runId?: string | null; page?: number | null; limit?: number | null; account_id?: string | null }): Promise<{ runs: RenderRunType[]; pagination: Pagination | null }> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(runsInput, stripNulls(args));
+  async runs(viewer: Viewer, input: RunsInput): Promise<{ runs: RenderRunType[]; pagination: Pagination | null }> {
     if (input.runId) {
-      const run = await this.reachable(input.runId);
+      const run = await this.reachable(viewer, input.runId);
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
       return { runs: [await this.toType(run)], pagination: null };
     }
-    const accountId = await this.ctx.access.resolveAccount(viewer, input.account_id);
-    const [rows, total] = await this.ctx.em.findAndCount(
-      RenderRun,
-      { account: accountId },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
-    );
+    const accountId = await this.access.resolveAccount(viewer, input.account_id);
+    const [rows, total] = await this.repo.runsPage(accountId, input.limit, (input.page - 1) * input.limit);
     return { runs: await Promise.all(rows.map((r) => this.toType(fromEntity(r)))), pagination: pagination(total, input.page, input.limit) };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */
-  async cancel(runId: string): Promise<RenderRunType> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(cancelRunInput, { runId });
-    const run = await this.reachable(input.runId);
-    const rows = await this.ctx.em.getConnection().execute<{ job_id: string | null }[]>(
-      `update render_runs set status = 'CANCELED', finished_at = now()
-        where id = ? and status in ('QUEUED', 'EXECUTING') returning job_id`,
-      [run.id],
-    );
-    if (!rows.length) throw new AppError('CONFLICT', `Run ${run.id} is ${run.status} and can no longer be canceled`);
-    if (rows[0].job_id) {
-      await this.render.queue.cancel(rows[0].job_id).catch((error) => this.ctx.log.warn({ err: error, runId }, 'job cancel failed'));
+  async cancel(viewer: Viewer, input: CancelRunInput): Promise<RenderRunType> {
+    const run = await this.reachable(viewer, input.runId);
+    const canceled = await this.repo.cancelActive(run.id);
+    if (!canceled) throw new AppError('CONFLICT', `Run ${run.id} is ${run.status} and can no longer be canceled`);
+    if (canceled.jobId) {
+      await this.runtime.queue.cancel(canceled.jobId).catch((error) => this.log.warn({ err: error, runId: run.id }, 'job cancel failed'));
     }
     // Only a COMPLETED run has a stored video (published under the row lock), so this is tidying: an unreachable storage does not undo the cancel.
-    await this.render.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`)
-      .catch((error) => this.ctx.log.warn({ err: error, runId }, 'deleting a canceled run\'s video failed'));
-    return this.toType(await this.load(run.id, true));
+    await this.runtime.storage.delete(`${run.id}.${CODECS[run.payload.codec].extension}`)
+      .catch((error) => this.log.warn({ err: error, runId: run.id }, 'deleting a canceled run\'s video failed'));
+    return this.toType(await this.fresh(run.id));
   }
 
   /** A live view of one run: its current state, then every change until it ends. */
-  async watch(args: { runId: string }): Promise<AsyncIterableIterator<RenderRunType>> {
-    requireViewer(this.ctx.viewer);
-    const { runId } = validate(watchRunInput, args);
-    const watch = new RunWatch((view) => this.toType(view), () => this.load(runId, true));
+  async watch(viewer: Viewer, input: WatchRunInput): Promise<AsyncIterableIterator<RenderRunType>> {
+    const { runId } = input;
+    const watch = new RunWatch((view) => this.toType(view), () => this.fresh(runId));
     // Listen first, then read: a change committed in between is not missed (versions order them).
-    const off = await this.render.events.subscribe(runId, (event) => watch.push(event));
+    const off = await this.runtime.events.subscribe(runId, (event) => watch.push(event));
     watch.onClose(off);
     try {
-      watch.begin(await this.reachable(runId));
+      watch.begin(await this.reachable(viewer, runId));
     } catch (error) {
       await watch.return();
       throw error;
@@ -193,36 +151,31 @@ export class RenderService {
   }
 
   /** Federation: a RenderRun by id, or null when absent or out of the caller's reach. */
-  async reference(id: string): Promise<RenderRunType | null> {
-    requireViewer(this.ctx.viewer);
+  async reference(viewer: Viewer, id: string): Promise<RenderRunType | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    try {
-      return await this.toType(await this.reachable(id));
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-      throw error;
-    }
+    const run = await this.loaders.reachableRunById.load({ viewer, id });
+    return run ? this.toType(fromEntity(run)) : null;
   }
 
-  private async load(id: string, refresh = false): Promise<RunView> {
-    const run = refresh ? await this.ctx.em.findOne(RenderRun, id, { refresh: true }) : await this.ctx.loaders.renderRunById.load(id);
+  /** The run as stored now, for a state the request itself just changed or was told of. */
+  private async fresh(id: string): Promise<RunView> {
+    const run = await this.repo.freshRun(id);
     if (!run) throw notFound('Run');
     return fromEntity(run);
   }
 
   /** The run when the caller may reach its account; otherwise it does not exist (404). */
-  private async reachable(id: string): Promise<RunView> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const run = await this.load(id);
-    if (!(await this.ctx.access.canAccessAccount(viewer, run.accountId))) throw notFound('Run');
-    return run;
+  private async reachable(viewer: Viewer, id: string): Promise<RunView> {
+    const run = await this.loaders.reachableRunById.load({ viewer, id });
+    if (!run) throw notFound('Run');
+    return fromEntity(run);
   }
 
-  async toType(run: RunView): Promise<RenderRunType> {
+  private async toType(run: RunView): Promise<RenderRunType> {
     // An expired video has no link: the file is gone (the sweep also clears `output`).
     const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
-    const { retentionHours } = this.ctx.deps.config.render;
-    const { storage, signer } = this.render;
+    const { retentionHours } = this.settings;
+    const { storage, signer } = this.runtime;
     // Object storage serves the file itself (presigned GET); the local directory is served by /media/renders.
     const link = output ? (storage.presign ? await storage.presign(output.key) : signer.sign(output.key)) : null;
     return {
@@ -262,11 +215,6 @@ export class RenderService {
         : null,
     };
   }
-}
-
-/** GraphQL args arrive as null when omitted; zod defaults apply to undefined only. */
-function stripNulls<T extends Record<string, unknown>>(args: T): T {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
 /**

@@ -1,0 +1,157 @@
+import { AccountKind, Viewer } from '../../auth/viewer';
+import { AppError } from '../../common/errors';
+import type { SqlExecutor } from '../../jobs/queue';
+import type { RenderRuntime } from '../../jobs/runtime';
+import type { Account } from '../account';
+import { RenderPayload, RenderRun, RunStatus } from './render.entity';
+import { reachableRunLoader } from './render.loaders';
+import type { NewRun, RenderStore } from './render.repository';
+import { RENDER_TASK, RenderService } from './render.service';
+
+const viewerOf = (accountId: string): Viewer => ({ accountId, kind: AccountKind.person, name: accountId, email: null, organizationIds: [], isAdmin: false, via: 'api_key' });
+const mine = viewerOf('00000000-0000-4000-8000-00000000000a');
+const other = viewerOf('00000000-0000-4000-8000-00000000000b');
+
+const payload: RenderPayload = { compositionId: 'title-card', inputProps: { title: 'x' }, width: 10, height: 10, fps: 10, durationInFrames: 10, codec: 'h264' };
+
+function runOf(accountId: string, status: RunStatus, id: string): RenderRun {
+  return Object.assign(new RenderRun(), { id, account: { id: accountId } as Account, taskIdentifier: RENDER_TASK, payload, status });
+}
+
+/** The repository in memory: a viewer reaches only its own account's runs. */
+class FakeRenderStore implements RenderStore {
+  runs: RenderRun[] = [];
+  inserted: NewRun[] = [];
+  locked: string[] = [];
+  usage = { active: 0, used: '0' };
+  progress: { progress: number; elapsed: number }[] = [];
+  freedIn: number | null = null;
+  readonly txSql = { executeSql: async () => ({ rows: [] }) } satisfies SqlExecutor;
+
+  transaction<T>(work: (repo: RenderStore) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+  async reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RenderRun[]> {
+    return this.runs.filter((r) => ids.includes(r.id) && r.account.id === viewer.accountId);
+  }
+  async freshRun(id: string): Promise<RenderRun | null> {
+    return this.runs.find((r) => r.id === id) ?? null;
+  }
+  async runsPage(accountId: string, limit: number, offset: number): Promise<[RenderRun[], number]> {
+    const all = this.runs.filter((r) => r.account.id === accountId);
+    return [all.slice(offset, offset + limit), all.length];
+  }
+  async insertRun(run: NewRun): Promise<void> {
+    this.inserted.push(run);
+  }
+  jobSql(): SqlExecutor {
+    return this.txSql;
+  }
+  async cancelActive(runId: string): Promise<{ jobId: string | null } | null> {
+    const run = this.runs.find((r) => r.id === runId && [RunStatus.QUEUED, RunStatus.EXECUTING].includes(r.status));
+    if (!run) return null;
+    run.status = RunStatus.CANCELED;
+    return { jobId: run.jobId };
+  }
+  async outputExpiredAt(): Promise<Date | null> {
+    return null;
+  }
+  async lockAdmission(accountId: string): Promise<void> {
+    this.locked.push(accountId);
+  }
+  async admissionUsage(): Promise<{ active: number; used: string }> {
+    return this.usage;
+  }
+  async executingProgress(): Promise<{ progress: number; elapsed: number }[]> {
+    return this.progress;
+  }
+  async budgetFreedIn(): Promise<number | null> {
+    return this.freedIn;
+  }
+}
+
+function setup() {
+  const store = new FakeRenderStore();
+  const enqueued: { jobId: string; runId: string; db: SqlExecutor }[] = [];
+  const refused: string[] = [];
+  const deleted: string[] = [];
+  const runtime = {
+    queue: { enqueue: async (jobId: string, data: { runId: string }, db: SqlExecutor) => void enqueued.push({ jobId, runId: data.runId, db }), cancel: async () => undefined },
+    events: {},
+    storage: { delete: async (key: string) => void deleted.push(key) },
+    signer: {},
+    metrics: { admissionRefused: (limit: string) => void refused.push(limit) },
+  } as unknown as RenderRuntime;
+  const log = { info: () => undefined, warn: () => undefined } as never;
+  const service = new RenderService(
+    store,
+    { resolveAccount: async (viewer, accountId) => accountId ?? viewer.accountId },
+    { reachableRunById: reachableRunLoader(store) },
+    runtime,
+    { maxActivePerAccount: 2, dailyPixelFrames: 10_000, retentionHours: 0 },
+    log,
+  );
+  return { store, service, enqueued, refused, deleted };
+}
+
+const rejection = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (error: AppError) => error);
+
+describe('render admission', () => {
+  it('inserts the run and enqueues its job on the admitting transaction, after the account lock', async () => {
+    const { store, service, enqueued, refused } = setup();
+    const started = await service.start(mine, payload);
+    expect(store.locked).toEqual([mine.accountId]);
+    expect(store.inserted).toEqual([{ id: started.runId, accountId: mine.accountId, taskIdentifier: RENDER_TASK, payload, jobId: expect.any(String) }]);
+    expect(enqueued).toEqual([{ jobId: store.inserted[0].jobId, runId: started.runId, db: store.txSql }]);
+    expect(refused).toEqual([]);
+  });
+
+  it('refuses past the active cap, with Retry-After from the nearest-to-done render, and queues nothing', async () => {
+    const { store, service, enqueued, refused } = setup();
+    store.usage = { active: 2, used: '0' };
+    // Half done after 10 s: 10 s to go; a quarter done after 30 s: 90 s to go.
+    store.progress = [{ progress: 0.5, elapsed: 10 }, { progress: 0.25, elapsed: 30 }];
+    const error = await rejection(service.start(mine, payload));
+    expect({ code: error.code, retryAfter: error.retryAfter }).toEqual({ code: 'RATE_LIMITED', retryAfter: 10 });
+    expect(refused).toEqual(['active']);
+    expect(store.inserted).toEqual([]);
+    expect(enqueued).toEqual([]);
+  });
+
+  it('refuses past the rolling budget, with Retry-After when enough of the window frees up', async () => {
+    const { store, service, refused } = setup();
+    store.usage = { active: 0, used: '9500' };
+    store.freedIn = 41.2;
+    const error = await rejection(service.start(mine, payload));
+    expect({ code: error.code, retryAfter: error.retryAfter }).toEqual({ code: 'RATE_LIMITED', retryAfter: 42 });
+    expect(refused).toEqual(['daily_budget']);
+  });
+
+  it('refuses a render larger than the whole budget as bad input, before taking the lock', async () => {
+    const { store, service } = setup();
+    const error = await rejection(service.start(mine, { ...payload, width: 1000 }));
+    expect(error.code).toBe('BAD_USER_INPUT');
+    expect(store.locked).toEqual([]);
+  });
+});
+
+describe('render runs', () => {
+  const runId = '00000000-0000-4000-8000-0000000000f1';
+
+  it('answers a run out of reach, or of another account than account_id, like a missing one', async () => {
+    const { store, service } = setup();
+    store.runs = [runOf(mine.accountId, RunStatus.QUEUED, runId)];
+    expect((await rejection(service.runs(other, { runId, page: 1, limit: 20 }))).code).toBe('NOT_FOUND');
+    expect((await rejection(service.runs(mine, { runId, page: 1, limit: 20, account_id: other.accountId }))).code).toBe('NOT_FOUND');
+    expect(await service.reference(other, runId)).toBeNull();
+    expect((await service.runs(mine, { runId, page: 1, limit: 20 })).runs.map((r) => r.id)).toEqual([runId]);
+  });
+
+  it('refuses to cancel a run that already ended, and touches neither the queue nor storage', async () => {
+    const { store, service, deleted } = setup();
+    store.runs = [runOf(mine.accountId, RunStatus.COMPLETED, runId)];
+    const error = await rejection(service.cancel(mine, { runId }));
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'CONFLICT', message: `Run ${runId} is COMPLETED and can no longer be canceled` });
+    expect(deleted).toEqual([]);
+  });
+});
