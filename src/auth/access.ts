@@ -148,24 +148,6 @@ export class AccessPolicy {
   }
 
   /**
-   * Agent templates (decisions §6): a viewer sees its own, the public ones, and those shared with
-   * its e-mail address. Organization membership and the admin organization add nothing: a private
-   * template stays private. Returns a SQL condition on the template table aliased `alias`.
-   */
-  templateVisibility(viewer: Viewer, alias = 't'): { sql: string; bindings: unknown[] } {
-    return {
-      sql: `(${alias}.creator_id = ? or ${alias}.is_private = false
-             or exists (select 1 from template_shares ts where ts.template_id = ${alias}.id and ts.email = ?))`,
-      bindings: [viewer.accountId, viewer.email?.toLowerCase() ?? null],
-    };
-  }
-
-  /** Only the creator edits, shares or deletes a template. */
-  ownsTemplate(viewer: Viewer, creatorId: string): boolean {
-    return viewer.accountId === creatorId;
-  }
-
-  /**
    * SQL condition "the catalog in `column` is reachable by the viewer" (through any account
    * linked to it that the viewer may access), for song reads that must follow catalog reach.
    */

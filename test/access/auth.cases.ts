@@ -1,3 +1,4 @@
+import { AuthRepository } from '../../src/modules/auth/auth.repository';
 import { issueVerificationCode } from '../../src/modules/auth/onboarding.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createApiKeyFor } from '../factories';
@@ -11,7 +12,7 @@ export const cases: AccessCases = {
   'POST /api/agents/verify': {
     request: async (s) => {
       const email = `matrix-${s.unique}@example.test`;
-      return { body: { email, code: await issueVerificationCode(s.t.orm.em.fork() as EntityManager, email) } };
+      return { body: { email, code: await issueVerificationCode(new AuthRepository(s.t.orm.em.fork() as EntityManager), email) } };
     },
   },
   'GET /api/keys': { expect: refusesAccountId },

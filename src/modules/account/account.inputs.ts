@@ -16,3 +16,9 @@ export const removeMemberInput = z.object({
   id: uuid().describe('The organization'),
   accountId: uuid().describe('The member to remove'),
 });
+
+export const createOrganizationInput = z.object({ name: organizationName });
+
+export type CreateOrganizationInput = z.output<typeof createOrganizationInput>;
+export type AddMemberInput = z.output<typeof addMemberInput>;
+export type RemoveMemberInput = z.output<typeof removeMemberInput>;

@@ -3,7 +3,7 @@ import { createAccountLoaders } from './account.loaders';
 import { Account, Membership, OrganizationInvitation } from './account.entity';
 import { AccountResolver } from './account.resolver';
 import { accountOperations } from './account.operations';
-import { AccountService } from './account.service';
+import { accountReferences } from './account.reference';
 
 /** For other modules: the account entity their rows belong to, and the kinds of account. */
 export { Account, AccountKind, Membership } from './account.entity';
@@ -14,7 +14,5 @@ export const accountModule = {
   resolvers: [AccountResolver],
   operations: accountOperations,
   loaders: createAccountLoaders,
-  references: {
-    Organization: { __resolveReference: (ref: { id: unknown }, ctx) => new AccountService(ctx).organizationReference(ref.id) },
-  },
+  references: accountReferences,
 } satisfies AppModule;

@@ -83,3 +83,6 @@ export const templateIdInput = z.object({ id: templateId });
 export function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
+
+export type SetFavoriteInput = z.output<typeof setFavoriteInput>;
+export type TemplateIdInput = z.output<typeof templateIdInput>;

@@ -1,8 +1,15 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { SuccessStatus } from '../../graphql/common.types';
+import { requireViewer } from '../../auth/access';
+import { validate } from '../../common/validation';
+import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateInput } from './agent.inputs';
+import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
 import { AgentTemplateFavoriteResult, AgentTemplateResult, AgentTemplatesResult, AgentTemplateStatusResult } from './agent.types';
+
+/** The request's AgentService; the federation reference builds it the same way. */
+export const agentService = (ctx: Context) => new AgentService(new AgentRepository(ctx.em), ctx.loaders, { adminOrgId: ctx.deps.config.auth.adminOrgId });
 
 @Resolver()
 export class AgentResolver {
@@ -11,7 +18,7 @@ export class AgentResolver {
     description: "Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title",
   })
   async agentTemplates(@Ctx() ctx: Context): Promise<AgentTemplatesResult> {
-    return { status: SuccessStatus.success, templates: await new AgentService(ctx).list() };
+    return { status: SuccessStatus.success, templates: await agentService(ctx).list(requireViewer(ctx.viewer)) };
   }
 
   @Authorized()
@@ -23,7 +30,8 @@ export class AgentResolver {
     @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
     @Arg('is_favourite', () => Boolean, { description: 'The desired favorite state' }) isFavourite: boolean,
   ): Promise<AgentTemplateFavoriteResult> {
-    return { status: SuccessStatus.success, ...(await new AgentService(ctx).setFavorite(id, isFavourite)) };
+    const favorite = await agentService(ctx).setFavorite(requireViewer(ctx.viewer), validate(setFavoriteInput, { id, is_favourite: isFavourite }));
+    return { status: SuccessStatus.success, ...favorite };
   }
 
   @Authorized()
@@ -38,14 +46,9 @@ export class AgentResolver {
     @Arg('shared_emails', () => [String], { nullable: true, description: 'At most 100 e-mail addresses that may see it' })
     sharedEmails?: string[] | null,
   ): Promise<AgentTemplateResult> {
-    const template = await new AgentService(ctx).create({
-      title,
-      description,
-      prompt,
-      tags,
-      is_private: isPrivate,
-      shared_emails: sharedEmails,
-    });
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(createTemplateInput, { title, description, prompt, tags, is_private: isPrivate, shared_emails: sharedEmails });
+    const template = await agentService(ctx).create(viewer, input);
     return { status: SuccessStatus.success, template };
   }
 
@@ -63,14 +66,9 @@ export class AgentResolver {
     @Arg('is_private', () => Boolean, { nullable: true }) isPrivate?: boolean | null,
     @Arg('shared_emails', () => [String], { nullable: true }) sharedEmails?: string[] | null,
   ): Promise<AgentTemplateResult> {
-    const template = await new AgentService(ctx).update(id, {
-      title,
-      description,
-      prompt,
-      tags,
-      is_private: isPrivate,
-      shared_emails: sharedEmails,
-    });
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(updateTemplateInput, { id, title, description, prompt, tags, is_private: isPrivate, shared_emails: sharedEmails });
+    const template = await agentService(ctx).update(viewer, input);
     return { status: SuccessStatus.success, template };
   }
 
@@ -80,7 +78,7 @@ export class AgentResolver {
     @Ctx() ctx: Context,
     @Arg('id', () => ID, { description: 'Template id (UUID)' }) id: string,
   ): Promise<AgentTemplateStatusResult> {
-    await new AgentService(ctx).remove(id);
+    await agentService(ctx).remove(requireViewer(ctx.viewer), validate(templateIdInput, { id }));
     return { status: SuccessStatus.success };
   }
 }

@@ -1,12 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../../auth/api-key.entity';
+import type { ApiKey } from '../../auth/api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../../auth/api-keys';
-import { requireViewer } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
 import { AppError, notFound } from '../../common/errors';
-import { validate } from '../../common/validation';
-import type { Context } from '../../graphql/context';
-import { Account } from '../account';
-import { createApiKeyInput, revokeApiKeyInput } from './auth.inputs';
+import type { CreateApiKeyInput, RevokeApiKeyInput } from './auth.inputs';
+import type { AuthRepository } from './auth.repository';
 import { ApiKeyInfo, NewApiKey } from './auth.types';
 
 /** Active (unrevoked) keys one account may hold at once. */
@@ -23,46 +20,45 @@ const toInfo = (key: ApiKey): ApiKeyInfo => ({
 });
 
 /** Creates a key for an account inside the caller's unit of work; the raw key leaves only here. */
-export function issueApiKey(em: EntityManager, prefix: string, accountId: string, name: string): { key: ApiKey; raw: string } {
+export function issueApiKey(repo: Pick<AuthRepository, 'addApiKey'>, prefix: string, accountId: string, name: string): { key: ApiKey; raw: string } {
   const raw = generateApiKey(prefix);
-  const key = em.create(ApiKey, { account: em.getReference(Account, accountId), name, hint: apiKeyHint(raw), hash: hashApiKey(raw) });
-  return { key, raw };
+  return { key: repo.addApiKey(accountId, name, apiKeyHint(raw), hashApiKey(raw)), raw };
 }
+
+/** The repository's public shape: what ApiKeyService works with, and what a test fake implements. */
+export type ApiKeyStore = Pick<AuthRepository, 'keysOf' | 'ownedKey' | 'flush'> & {
+  transaction<T>(work: (repo: Pick<AuthRepository, 'lockKeyCreation' | 'countActiveKeys' | 'addApiKey' | 'flush'>) => Promise<T>): Promise<T>;
+};
 
 /** Personal API keys: always the caller's own (rule 4); another account's key answers 404. */
 export class ApiKeyService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: ApiKeyStore,
+    private readonly settings: { apiKeyPrefix: string },
+  ) {}
 
-  async list(): Promise<ApiKeyInfo[]> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const keys = await this.ctx.em.find(ApiKey, { account: viewer.accountId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
-    return keys.map(toInfo);
+  async list(viewer: Viewer): Promise<ApiKeyInfo[]> {
+    return (await this.repo.keysOf(viewer.accountId)).map(toInfo);
   }
 
-  async create(name: string): Promise<{ key: NewApiKey; raw: string }> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(createApiKeyInput, { name });
-    return this.ctx.em.transactional(async (em) => {
-      // Serializes key creation per account, so a burst cannot slip past the count.
-      await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`api-keys:${viewer.accountId}`]);
-      const active = await em.count(ApiKey, { account: viewer.accountId, revokedAt: null });
-      if (active >= MAX_ACTIVE_KEYS) {
+  create(viewer: Viewer, input: CreateApiKeyInput): Promise<{ key: NewApiKey; raw: string }> {
+    return this.repo.transaction(async (repo) => {
+      await repo.lockKeyCreation(viewer.accountId);
+      if ((await repo.countActiveKeys(viewer.accountId)) >= MAX_ACTIVE_KEYS) {
         throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active API keys; revoke one (DELETE /api/keys/{id}) first`);
       }
-      const { key, raw } = issueApiKey(em, this.ctx.deps.config.auth.apiKeyPrefix, viewer.accountId, input.name);
-      await em.flush();
+      const { key, raw } = issueApiKey(repo, this.settings.apiKeyPrefix, viewer.accountId, input.name);
+      await repo.flush();
       return { key: { id: key.id, name: key.name, created_at: key.createdAt }, raw };
     });
   }
 
   /** Revokes one of the caller's keys; effective on the next request. Revoking twice changes nothing. */
-  async revoke(id: string): Promise<ApiKeyInfo> {
-    const viewer = requireViewer(this.ctx.viewer);
-    validate(revokeApiKeyInput, { id });
-    const key = await this.ctx.em.findOne(ApiKey, { id, account: viewer.accountId });
+  async revoke(viewer: Viewer, input: RevokeApiKeyInput): Promise<ApiKeyInfo> {
+    const key = await this.repo.ownedKey(viewer.accountId, input.id);
     if (!key) throw notFound('API key');
     key.revokedAt ??= new Date();
-    await this.ctx.em.flush();
+    await this.repo.flush();
     return toInfo(key);
   }
 }

@@ -26,3 +26,8 @@ export const apiKeyName = z
 export const createApiKeyInput = z.object({ name: apiKeyName });
 
 export const revokeApiKeyInput = z.object({ id: uuid().describe('Id of one of your keys') });
+
+export type SignupInput = z.output<typeof signupInput>;
+export type VerifyInput = z.output<typeof verifyInput>;
+export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
+export type RevokeApiKeyInput = z.output<typeof revokeApiKeyInput>;
