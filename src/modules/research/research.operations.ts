@@ -11,7 +11,7 @@ import {
   trackStatsInput,
 } from './research.inputs';
 
-/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+/** The zod schema each operation's input is parsed with (its resolver validates with this one, once), by root field. */
 export const researchOperations: OperationSpecs = {
   'Query.trackStats': { input: trackStatsInput },
   'Query.discover': { input: discoverInput },
