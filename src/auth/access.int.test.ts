@@ -45,10 +45,4 @@ describe('AccessPolicy', () => {
     expect(() => policy.assertOrganization({ ...viewers.otto, accountId: DEMO.southside }, DEMO.southside)).not.toThrow();
     expect(() => policy.assertOrganization(viewers.nora, 'x')).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
   });
-
-  it('lists every reachable account for list queries (null: all, for admins)', async () => {
-    expect(await policy.reachableAccountIds(viewers.ada)).toBeNull();
-    expect((await policy.reachableAccountIds(viewers.nora))!.sort()).toEqual([DEMO.nora, DEMO.northwind, DEMO.liam, DEMO.luna, DEMO.owls].sort());
-    expect(await policy.reachableAccountIds(viewers.otto)).toEqual([DEMO.otto]);
-  });
 });

@@ -137,15 +137,6 @@ export class AccessPolicy {
     return viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId);
   }
 
-  /** The artist account is on this owner's own roster (the owner already reaches it). */
-  async isOnRoster(ownerId: string, artistId: string): Promise<boolean> {
-    const rows = await this.em.getConnection().execute<{ ok: number }[]>(
-      `select 1 as ok from roster_entries where owner_id = ? and artist_id = ? limit 1`,
-      [ownerId, artistId],
-    );
-    return rows.length > 0;
-  }
-
   /**
    * Agent templates (decisions §6): a viewer sees its own, the public ones, and those shared with
    * its e-mail address. Organization membership and the admin organization add nothing: a private
@@ -199,18 +190,6 @@ export class AccessPolicy {
       [...reach.bindings, pgArray(catalogIds)],
     );
     return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** Every account the viewer may reach, for list queries; null means all (admin). */
-  async reachableAccountIds(viewer: Viewer): Promise<string[] | null> {
-    if (viewer.isAdmin) return null;
-    const scope = viewerScope(viewer);
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      `select member_id as id from memberships where organization_id = any(?::uuid[])
-       union select artist_id from roster_entries where owner_id = any(?::uuid[])`,
-      [pgArray(scope), pgArray(scope)],
-    );
-    return [...new Set([...scope, ...rows.map((r) => r.id)])];
   }
 }
 

@@ -3,6 +3,7 @@ import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { badInput, notFound } from '../../common/errors';
 import { validate } from '../../common/validation';
+import { ArtistRepository } from '../artist';
 import { Account, AccountKind, Membership, OrganizationInvitation } from './account.entity';
 import { addMemberInput, organizationName, removeMemberInput } from './account.inputs';
 import { AccountProfile, OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
@@ -110,7 +111,7 @@ export class AccountService {
     if (!account) throw notFound('Account');
     // Artist accounts cannot sign in to accept; one on the organization's roster is reached already.
     const direct =
-      viewer.isAdmin || accountId === viewer.accountId || (account.kind === AccountKind.artist && (await this.ctx.access.isOnRoster(organizationId, accountId)));
+      viewer.isAdmin || accountId === viewer.accountId || (account.kind === AccountKind.artist && (await new ArtistRepository(this.ctx.em).isOnRoster(organizationId, accountId)));
     await this.ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
       if (direct) {

@@ -1,6 +1,8 @@
 import { as, DEMO, router } from '../../../test/demo';
 import { createTestApp, TestApp } from '../../../test/app';
 import { ArtistGraphDocument, ArtistSocialsDocument } from '../../../test/generated/graphql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ArtistRepository } from './artist.repository';
 
 const SOCIAL_KEYS = ['avatar', 'bio', 'follower_count', 'following_count', 'id', 'profile_url', 'region', 'social_id', 'updated_at', 'username'];
 
@@ -14,6 +16,19 @@ describe('artists and socials (real PostgreSQL)', () => {
   });
 
   const count = async (table: string) => Number((await t.orm.em.getConnection().execute(`select count(*)::int as n from ${table}`))[0].n);
+
+  describe('ArtistRepository: roster reads', () => {
+    it('lists every account a viewer reaches (null: all, for admins) and checks one roster entry', async () => {
+      const em = t.orm.em.fork() as EntityManager;
+      const repo = new ArtistRepository(em);
+      const viewer = (id: string) => t.deps.authenticator.viewerFor(em, id, 'api_key');
+      expect(await repo.reachableAccountIds(await viewer(DEMO.ada))).toBeNull();
+      expect((await repo.reachableAccountIds(await viewer(DEMO.nora)))!.sort()).toEqual([DEMO.nora, DEMO.northwind, DEMO.liam, DEMO.luna, DEMO.owls].sort());
+      expect(await repo.reachableAccountIds(await viewer(DEMO.otto))).toEqual([DEMO.otto]);
+      expect(await repo.isOnRoster(DEMO.northwind, DEMO.luna)).toBe(true);
+      expect(await repo.isOnRoster(DEMO.nora, DEMO.luna)).toBe(false);
+    });
+  });
 
   describe('GET /api/artist/socials and /api/artists/{id}/socials', () => {
     it('answers {status, socials, pagination} with the contract fields, oldest link first, on both paths and GraphQL', async () => {
