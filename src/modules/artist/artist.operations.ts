@@ -1,7 +1,7 @@
 import type { OperationSpecs } from '../../common/operations';
 import { createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 
-/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+/** The zod schema each operation's input is parsed with (its resolver validates with the same one), by root field. */
 export const artistOperations: OperationSpecs = {
   'Query.artistSocials': { input: socialsByAccountInput },
   'Query.artistSocialsById': { input: socialsByIdInput },

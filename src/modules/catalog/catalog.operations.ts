@@ -1,7 +1,7 @@
 import type { OperationSpecs } from '../../common/operations';
 import { addCatalogInput, addSongsInput, catalogsInput, catalogSongsInput, removeCatalogsInput, removeSongsInput } from './catalog.inputs';
 
-/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+/** The zod schema each operation's input is parsed with (its resolver validates with the same one), by root field. */
 export const catalogOperations: OperationSpecs = {
   'Query.catalogs': { input: catalogsInput },
   'Mutation.addCatalog': { input: addCatalogInput },

@@ -1,13 +1,12 @@
 import { requireViewer } from '../../auth/access';
-import type { Context } from '../../graphql/context';
 import { isUuid } from '../../common/validation';
+import type { Context } from '../../graphql/context';
 import type { AppModule } from '../module';
-import { createCatalogLoaders } from './catalog.loaders';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
-import { songReachLoaders } from './catalog.loaders';
-import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
+import { createCatalogLoaders } from './catalog.loaders';
 import { catalogOperations } from './catalog.operations';
+import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, catalogService, SongGraphResolver } from './catalog.resolver';
 import type { Catalog } from './catalog.types';
 import { Song } from './catalog.types';
 
@@ -26,16 +25,15 @@ export const catalogModule = {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
         const viewer = requireViewer(ctx.viewer);
         if (!isUuid(ref.id)) return null;
-        const row = await ctx.access.catalogAccessBatched(viewer, ref.id);
-        return row?.reachable ? { id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at } : null;
+        return catalogService(ctx).reachableCatalog(viewer, ref.id);
       },
     },
     Song: {
       // As Query.song: only an ISRC held in a catalog the caller reaches resolves; without credentials UNAUTHENTICATED.
       __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> | null {
-        requireViewer(ctx.viewer);
+        const viewer = requireViewer(ctx.viewer);
         const isrc = typeof ref.isrc === 'string' ? normalizeIsrc(ref.isrc) : '';
-        return CANONICAL_ISRC.test(isrc) ? songReachLoaders(ctx).songByIsrc.load(isrc) : null;
+        return CANONICAL_ISRC.test(isrc) ? catalogService(ctx).songOf(viewer, isrc) : null;
       },
     },
   },
