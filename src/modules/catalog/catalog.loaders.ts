@@ -52,11 +52,15 @@ export function createCatalogLoaders(em: EntityManager) {
       return accountIds.map((id) => (byAccount.get(id) ?? []).map(({ account_id: _a, ...catalog }) => catalog));
     }),
 
-    /** Ids of the catalogs an artist is on: linked to the artist account, or holding an entry crediting it. */
-    catalogIdsByArtist: new DataLoader<string, string[]>(async (artistIds) => {
-      const byArtist = groupBy(await repo.catalogIdsOfArtists(artistIds), (r) => r.artist_id);
-      return artistIds.map((id) => (byArtist.get(id) ?? []).map((r) => r.catalog_id));
-    }),
+    /** The catalogs an artist is on (linked to it, or holding an entry crediting it) that the viewer reaches. */
+    reachableCatalogsByArtist: new DataLoader<ForViewer<{ id: string }>, CatalogRecord[], string>(
+      (keys) =>
+        perViewer(keys, async (viewer, group) => {
+          const byArtist = groupBy(await repo.reachableCatalogsOfArtists(viewer, group.map((k) => k.id)), (r) => r.artist_id);
+          return group.map((k) => (byArtist.get(k.id) ?? []).map(({ artist_id: _a, ...catalog }) => catalog));
+        }),
+      { cacheKeyFn: (k) => `${k.viewer.accountId}|${k.id}` },
+    ),
 
     /** Accounts each catalog is linked to, by name. */
     accountsByCatalog: new DataLoader<string, CatalogAccount[]>(async (catalogIds) => {
@@ -64,11 +68,15 @@ export function createCatalogLoaders(em: EntityManager) {
       return catalogIds.map((id) => (byCatalog.get(id) ?? []).map(({ catalog_id: _c, ...account }) => account));
     }),
 
-    /** Ids of the catalogs holding each ISRC. */
-    catalogIdsByIsrc: new DataLoader<string, string[]>(async (isrcs) => {
-      const bySong = groupBy(await repo.catalogIdsOfIsrcs(isrcs), (r) => r.isrc);
-      return isrcs.map((isrc) => (bySong.get(isrc) ?? []).map((r) => r.catalog_id));
-    }),
+    /** The catalogs holding an ISRC that the viewer reaches. */
+    reachableCatalogsByIsrc: new DataLoader<ForViewer<{ isrc: string }>, CatalogRecord[], string>(
+      (keys) =>
+        perViewer(keys, async (viewer, group) => {
+          const bySong = groupBy(await repo.reachableCatalogsOfIsrcs(viewer, group.map((k) => k.isrc)), (r) => r.isrc);
+          return group.map((k) => (bySong.get(k.isrc) ?? []).map(({ isrc: _i, ...catalog }) => catalog));
+        }),
+      { cacheKeyFn: (k) => `${k.viewer.accountId}|${k.isrc}` },
+    ),
 
     /** A catalog with whether the viewer reaches it; null when it does not exist. */
     catalogAccess: new DataLoader<ForViewer<{ id: string }>, CatalogAccessRow | null, string>(

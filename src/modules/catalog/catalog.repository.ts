@@ -124,15 +124,22 @@ export class CatalogRepository {
     );
   }
 
-  /** Ids of the catalogs each artist is on: linked to the artist account, or holding an entry crediting it. */
-  catalogIdsOfArtists(artistIds: readonly string[]): Promise<{ artist_id: string; catalog_id: string }[]> {
+  /**
+   * The catalogs each artist is on (linked to the artist account, or holding an entry crediting
+   * it) that the viewer reaches: catalog reach is part of the read.
+   */
+  reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<(CatalogRecord & { artist_id: string })[]> {
+    const reach = catalogReach(viewer, 'c.id');
     return query(
       this.em,
-      `select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
-       union
-       select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
-        where csa.artist_id = any(?::uuid[])`,
-      [pgArray(artistIds), pgArray(artistIds)],
+      `select x.artist_id, c.id, c.name, c.created_at, c.updated_at
+         from (select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
+               union
+               select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+                where csa.artist_id = any(?::uuid[])) x
+         join catalogs c on c.id = x.catalog_id
+        where ${reach.sql}`,
+      [pgArray(artistIds), pgArray(artistIds), ...reach.bindings],
     );
   }
 
@@ -147,9 +154,16 @@ export class CatalogRepository {
     );
   }
 
-  /** Ids of the catalogs holding each ISRC. */
-  catalogIdsOfIsrcs(isrcs: readonly string[]): Promise<{ isrc: string; catalog_id: string }[]> {
-    return query(this.em, `select cs.isrc, cs.catalog_id from catalog_songs cs where cs.isrc = any(?::text[]) order by cs.catalog_id`, [pgArray(isrcs)]);
+  /** The catalogs holding each ISRC that the viewer reaches: catalog reach is part of the read. */
+  reachableCatalogsOfIsrcs(viewer: Viewer, isrcs: readonly string[]): Promise<(CatalogRecord & { isrc: string })[]> {
+    const reach = catalogReach(viewer, 'c.id');
+    return query(
+      this.em,
+      `select cs.isrc, c.id, c.name, c.created_at, c.updated_at
+         from catalog_songs cs join catalogs c on c.id = cs.catalog_id
+        where cs.isrc = any(?::text[]) and ${reach.sql}`,
+      [pgArray(isrcs), ...reach.bindings],
+    );
   }
 
   /** The song each ISRC is to the viewer: its most recently updated entry among the catalogs it reaches (absent when none). */

@@ -30,9 +30,9 @@ function loaders(): CatalogLoaders {
     creditsByEntry: loader((_entryId: string): SongCredit[] => []),
     catalogSongsPage: loader(() => empty),
     catalogsByAccount: loader(() => []),
-    catalogIdsByArtist: loader(() => []),
+    reachableCatalogsByArtist: loader(() => []),
     accountsByCatalog: loader(() => []),
-    catalogIdsByIsrc: loader(() => []),
+    reachableCatalogsByIsrc: loader(() => []),
     songByIsrc: loader(() => null),
     artistSongsPage: loader(() => empty),
   };

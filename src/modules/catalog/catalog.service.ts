@@ -31,15 +31,18 @@ export type CatalogLoaders = Pick<
   | 'catalogSongsPage'
   | 'creditsByEntry'
   | 'catalogsByAccount'
-  | 'catalogIdsByArtist'
+  | 'reachableCatalogsByArtist'
   | 'accountsByCatalog'
-  | 'catalogIdsByIsrc'
+  | 'reachableCatalogsByIsrc'
   | 'catalogAccess'
   | 'songByIsrc'
   | 'artistSongsPage'
 >;
 
 const toCatalog = (row: CatalogRecord): CatalogRecord => ({ id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at });
+
+/** Catalogs by name, then id (sorted here, as the graph always has: the same order whatever the database collation). */
+const byName = (rows: CatalogRecord[]): Catalog[] => rows.map(toCatalog).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
@@ -213,7 +216,7 @@ export class CatalogService {
 
   /** Song.catalogs: only the catalogs the caller reaches. */
   async songCatalogs(viewer: Viewer, song: Song): Promise<Catalog[]> {
-    return this.reachableCatalogs(viewer, await this.loaders.catalogIdsByIsrc.load(song.isrc));
+    return byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc }));
   }
 
   /**
@@ -222,15 +225,7 @@ export class CatalogService {
    */
   async artistCatalogs(viewer: Viewer, artist: Artist): Promise<Catalog[]> {
     if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return [];
-    return this.reachableCatalogs(viewer, await this.loaders.catalogIdsByArtist.load(artist.id));
-  }
-
-  /** The catalogs among ids that the caller reaches, by name (batched access check). */
-  private async reachableCatalogs(viewer: Viewer, ids: string[]): Promise<Catalog[]> {
-    const rows = await Promise.all(ids.map((id) => this.loaders.catalogAccess.load({ viewer, id })));
-    return rows
-      .flatMap((row) => (row?.reachable ? [toCatalog(row)] : []))
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id }));
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */
