@@ -13,6 +13,16 @@ import { Song } from './catalog.types';
 /** The graph's Song, for other modules' field resolvers. */
 export { Song };
 
+/**
+ * The Song an ISRC is to the caller, for other modules: as Query.song, only an ISRC held in a
+ * catalog the caller reaches resolves (else null); batched per request. Without credentials UNAUTHENTICATED.
+ */
+export function reachableSong(ctx: Context, isrc: string): Promise<Song | null> {
+  const viewer = requireViewer(ctx.viewer);
+  const canonical = normalizeIsrc(isrc);
+  return CANONICAL_ISRC.test(canonical) ? catalogService(ctx).songOf(viewer, canonical) : Promise.resolve(null);
+}
+
 export const catalogModule = {
   name: 'catalog',
   entities: [CatalogEntity, AccountCatalog, CatalogSong, CatalogSongArtist],
@@ -30,10 +40,8 @@ export const catalogModule = {
     },
     Song: {
       // As Query.song: only an ISRC held in a catalog the caller reaches resolves; without credentials UNAUTHENTICATED.
-      __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> | null {
-        const viewer = requireViewer(ctx.viewer);
-        const isrc = typeof ref.isrc === 'string' ? normalizeIsrc(ref.isrc) : '';
-        return CANONICAL_ISRC.test(isrc) ? catalogService(ctx).songOf(viewer, isrc) : null;
+      __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> {
+        return reachableSong(ctx, typeof ref.isrc === 'string' ? ref.isrc : '');
       },
     },
   },
