@@ -46,9 +46,9 @@ describe('AccessPolicy', () => {
     expect(() => policy.assertOrganization(viewers.nora, 'x')).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
   });
 
-  it('lists every reachable account for list queries (null: all, for admins)', async () => {
-    expect(await policy.reachableAccountIds(viewers.ada)).toBeNull();
-    expect((await policy.reachableAccountIds(viewers.nora))!.sort()).toEqual([DEMO.nora, DEMO.northwind, DEMO.liam, DEMO.luna, DEMO.owls].sort());
-    expect(await policy.reachableAccountIds(viewers.otto)).toEqual([DEMO.otto]);
+  it('knows an artist on an owner\'s own roster (the organization adds it to its members directly)', async () => {
+    expect(await policy.isOnRoster(DEMO.northwind, DEMO.luna)).toBe(true);
+    expect(await policy.isOnRoster(DEMO.nora, DEMO.luna)).toBe(false);
+    expect(await policy.isOnRoster(DEMO.southside, DEMO.luna)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { AppError, badInput, forbidden } from '../common/errors';
-import { pgArray, withDates } from '../db/sql';
+import { pgArray } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
 
 /** A SQL condition with its bindings, to compose into a repository's own statement. */
@@ -38,8 +38,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class AccessPolicy {
   /** Per request (one policy per context): batches canAccessAccountBatched by viewer. */
   private readonly reach = new Map<string, DataLoader<string, boolean>>();
-  /** Per request: batches catalogAccessBatched by viewer. */
-  private readonly catalogs = new Map<string, DataLoader<string, CatalogAccessRow | null>>();
 
   constructor(private readonly em: EntityManager) {}
 
@@ -57,25 +55,6 @@ export class AccessPolicy {
       this.reach.set(viewer.accountId, loader);
     }
     return loader.load(accountId);
-  }
-
-  /**
-   * One catalog with whether the viewer reaches it (null when it does not exist), batched: the
-   * calls made in the same tick share one catalogAccess statement.
-   */
-  catalogAccessBatched(viewer: Viewer, catalogId: string): Promise<CatalogAccessRow | null> {
-    let loader = this.catalogs.get(viewer.accountId);
-    if (!loader) {
-      loader = new DataLoader(async (ids) => {
-        const rows = await this.catalogAccess(viewer, ids);
-        return ids.map((id) => {
-          const row = rows.get(id);
-          return row ? withDates([row])[0] : null;
-        });
-      });
-      this.catalogs.set(viewer.accountId, loader);
-    }
-    return loader.load(catalogId);
   }
 
   /** The subset of `ids` the viewer may access (same rules as canAccessAccount), in one query. */
@@ -138,23 +117,16 @@ export class AccessPolicy {
     return viewer.isAdmin || viewer.accountId === organizationId || viewer.organizationIds.includes(organizationId);
   }
 
-  /** The artist account is on this owner's own roster (the owner already reaches it). */
+  /**
+   * The artist account is on this owner's own roster (the owner already reaches it). A reach
+   * rule, like reachCondition: memberships and rosters are what reach is made of.
+   */
   async isOnRoster(ownerId: string, artistId: string): Promise<boolean> {
     const rows = await this.em.getConnection().execute<{ ok: number }[]>(
       `select 1 as ok from roster_entries where owner_id = ? and artist_id = ? limit 1`,
       [ownerId, artistId],
     );
     return rows.length > 0;
-  }
-
-  /**
-   * SQL condition "the catalog in `column` is reachable by the viewer" (through any account
-   * linked to it that the viewer may access), for song reads that must follow catalog reach.
-   */
-  catalogReach(viewer: Viewer, column: string): { sql: string; bindings: unknown[] } {
-    if (viewer.isAdmin) return { sql: 'true', bindings: [] };
-    const reach = reachCondition(viewer, 'ac.account_id');
-    return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
   }
 
   /** The subset of `accountIds` the viewer may reach, in one statement. */
@@ -167,42 +139,6 @@ export class AccessPolicy {
     );
     return new Set(rows.map((r) => r.id));
   }
-
-  /**
-   * Catalogs by id, each with whether the viewer reaches it: a catalog is reachable through any
-   * account linked to it that the viewer may access. Ids absent from the answer do not exist.
-   * One statement; it also returns the catalog row so callers need not load it again.
-   */
-  async catalogAccess(viewer: Viewer, catalogIds: readonly string[]): Promise<Map<string, CatalogAccessRow>> {
-    if (catalogIds.length === 0) return new Map();
-    const reach = this.catalogReach(viewer, 'c.id');
-    const rows = await this.em.getConnection().execute<CatalogAccessRow[]>(
-      `select c.id, c.name, c.created_at, c.updated_at, ${reach.sql} as reachable
-         from catalogs c where c.id = any(?::uuid[])`,
-      [...reach.bindings, pgArray(catalogIds)],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** Every account the viewer may reach, for list queries; null means all (admin). */
-  async reachableAccountIds(viewer: Viewer): Promise<string[] | null> {
-    if (viewer.isAdmin) return null;
-    const scope = viewerScope(viewer);
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      `select member_id as id from memberships where organization_id = any(?::uuid[])
-       union select artist_id from roster_entries where owner_id = any(?::uuid[])`,
-      [pgArray(scope), pgArray(scope)],
-    );
-    return [...new Set([...scope, ...rows.map((r) => r.id)])];
-  }
-}
-
-export interface CatalogAccessRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-  reachable: boolean;
 }
 
 export function requireViewer(viewer: Viewer | null | undefined): Viewer {

@@ -52,3 +52,9 @@ export const upsertSocialInput = z.object({
 });
 
 export const artistIdInput = z.object({ id: uuid() });
+
+export type SocialsByAccountInput = z.output<typeof socialsByAccountInput>;
+export type SocialsByIdInput = z.output<typeof socialsByIdInput>;
+export type RosterInput = z.output<typeof rosterInput>;
+export type CreateArtistInput = z.output<typeof createArtistInput>;
+export type UpsertSocialInput = z.output<typeof upsertSocialInput>;

@@ -1,8 +1,15 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requireViewer } from '../../auth/access';
+import { graphPageInput, validate, withoutNulls } from '../../common/validation';
 import { SuccessStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
+import { artistIdInput, createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { ArtistRepository } from './artist.repository';
 import { ArtistService } from './artist.service';
 import { Artist, ArtistResult, ArtistsResult, RosterArtist, SocialProfile, SocialResult, SocialsResult } from './artist.types';
+
+/** The request's artist service (also used by the federation reference and by other modules through index.ts). */
+export const artistService = (ctx: Context) => new ArtistService(new ArtistRepository(ctx.em), ctx.access, ctx.loaders);
 
 @Resolver()
 export class ArtistResolver {
@@ -14,7 +21,8 @@ export class ArtistResolver {
     @Arg('page', () => Int, { nullable: true, description: 'Page number, default 1' }) page?: number | null,
     @Arg('limit', () => Int, { nullable: true, description: 'Socials per page, 1 to 100, default 20' }) limit?: number | null,
   ): Promise<SocialsResult> {
-    return new ArtistService(ctx).socialsByAccount({ artist_account_id, page, limit });
+    const viewer = requireViewer(ctx.viewer);
+    return artistService(ctx).socialsByAccount(viewer, validate(socialsByAccountInput, withoutNulls({ artist_account_id, page, limit })));
   }
 
   @Authorized()
@@ -25,7 +33,8 @@ export class ArtistResolver {
     @Arg('page', () => Int, { nullable: true, description: 'Page number, default 1' }) page?: number | null,
     @Arg('limit', () => Int, { nullable: true, description: 'Socials per page, 1 to 100, default 20' }) limit?: number | null,
   ): Promise<SocialsResult> {
-    return new ArtistService(ctx).socialsById({ id, page, limit });
+    const viewer = requireViewer(ctx.viewer);
+    return artistService(ctx).socialsById(viewer, validate(socialsByIdInput, withoutNulls({ id, page, limit })));
   }
 
   @Authorized()
@@ -35,7 +44,8 @@ export class ArtistResolver {
     @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null,
     @Arg('organization_id', () => ID, { nullable: true }) organization_id?: string | null,
   ): Promise<ArtistsResult> {
-    return { status: SuccessStatus.success, artists: await new ArtistService(ctx).roster({ account_id, organization_id }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: SuccessStatus.success, artists: await artistService(ctx).roster(viewer, validate(rosterInput, withoutNulls({ account_id, organization_id }))) };
   }
 
   @Authorized()
@@ -45,13 +55,15 @@ export class ArtistResolver {
     @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null,
     @Arg('organization_id', () => ID, { nullable: true }) organization_id?: string | null,
   ): Promise<RosterArtist[]> {
-    return new ArtistService(ctx).roster({ account_id, organization_id });
+    const viewer = requireViewer(ctx.viewer);
+    return artistService(ctx).roster(viewer, validate(rosterInput, withoutNulls({ account_id, organization_id })));
   }
 
   @Authorized()
   @Query(() => Artist, { description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
   artist(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Artist> {
-    return new ArtistService(ctx).requireArtistById(id);
+    const viewer = requireViewer(ctx.viewer);
+    return artistService(ctx).requireArtist(viewer, validate(artistIdInput, { id }).id);
   }
 
   @Authorized()
@@ -61,7 +73,8 @@ export class ArtistResolver {
     @Arg('name', () => String) name: string,
     @Arg('organization_id', () => ID, { nullable: true }) organization_id?: string | null,
   ): Promise<ArtistResult> {
-    return { status: SuccessStatus.success, artist: await new ArtistService(ctx).create({ name, organization_id }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: SuccessStatus.success, artist: await artistService(ctx).create(viewer, validate(createArtistInput, withoutNulls({ name, organization_id }))) };
   }
 
   @Authorized()
@@ -77,8 +90,9 @@ export class ArtistResolver {
     @Arg('following_count', () => Int, { nullable: true }) following_count?: number | null,
     @Arg('region', () => String, { nullable: true }) region?: string | null,
   ): Promise<SocialResult> {
-    const social = await new ArtistService(ctx).upsertSocial({ id, profile_url, username, avatar, bio, follower_count, following_count, region });
-    return { status: SuccessStatus.success, social };
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(upsertSocialInput, withoutNulls({ id, profile_url, username, avatar, bio, follower_count, following_count, region }));
+    return { status: SuccessStatus.success, social: await artistService(ctx).upsertSocial(viewer, input) };
   }
 }
 
@@ -91,6 +105,7 @@ export class ArtistGraphResolver {
     @Arg('page', () => Int, { nullable: true, description: 'Default 1' }) page?: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) limit?: number | null,
   ): Promise<SocialProfile[]> {
-    return new ArtistService(ctx).socialsOf(artist, { page, limit });
+    const viewer = requireViewer(ctx.viewer);
+    return artistService(ctx).socialsOf(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
   }
 }

@@ -1,160 +1,109 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { requireViewer } from '../../auth/access';
-import { viewerScope } from '../../auth/viewer';
+import type { z } from 'zod';
+import type { AccessPolicy } from '../../auth/access';
+import { Viewer, viewerScope } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
-import { validate } from '../../common/validation';
-import { pgArray } from '../../db/sql';
+import type { graphPageInput } from '../../common/validation';
 import { pagination, SuccessStatus } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account';
-import { artistIdInput, createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
-import { graphPageInput, withoutNulls } from '../../common/validation';
-import { query } from '../../db/sql';
+import type { CreateArtistInput, RosterInput, SocialsByAccountInput, SocialsByIdInput, UpsertSocialInput } from './artist.inputs';
+import type { ArtistRepository } from './artist.repository';
 import { Artist, RosterArtist, SocialProfile, SocialsResult } from './artist.types';
 
-type Args = Record<string, unknown>;
+/** What the service asks of the repository (a test hands it a fake of the same shape). */
+export type ArtistStore = Pick<ArtistRepository, 'rosterOf' | 'createArtist' | 'upsertSocial'>;
+/** The access rules the service applies. */
+export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
+/** The request's loaders the service reads through (batched across the rows of one request). */
+export type ArtistLoaders = Pick<Context['loaders'], 'accountById' | 'socialsPage'>;
 
-const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at`;
+type PageInput = z.output<typeof graphPageInput>;
 
+/** Artists, rosters and socials. An artist the caller cannot reach is 403 on its routes and empty in the graph. */
 export class ArtistService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: ArtistStore,
+    private readonly access: ArtistAccess,
+    private readonly loaders: ArtistLoaders,
+  ) {}
 
   /** GET /api/artist/socials */
-  async socialsByAccount(args: Args): Promise<SocialsResult> {
-    const input = validate(socialsByAccountInput, withoutNulls(args));
-    return this.socialsPage(input.artist_account_id, input.page, input.limit);
+  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput): Promise<SocialsResult> {
+    return this.socialsPage(viewer, input.artist_account_id, input);
   }
 
   /** GET /api/artists/{id}/socials */
-  async socialsById(args: Args): Promise<SocialsResult> {
-    const input = validate(socialsByIdInput, withoutNulls(args));
-    return this.socialsPage(input.id, input.page, input.limit);
+  socialsById(viewer: Viewer, input: SocialsByIdInput): Promise<SocialsResult> {
+    return this.socialsPage(viewer, input.id, input);
   }
 
-  private async socialsPage(artistId: string, page: number, limit: number): Promise<SocialsResult> {
-    await this.requireArtist(artistId);
-    const result = await this.ctx.loaders.socialsPage.load({ id: artistId, page, limit });
+  private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<SocialsResult> {
+    await this.requireArtist(viewer, artistId);
+    const result = await this.loaders.socialsPage.load({ id: artistId, page, limit });
     return { status: SuccessStatus.success, socials: result.rows, pagination: pagination(result.total, page, limit) };
   }
 
   /** Artist.socials in the graph: a page, empty for an artist the caller cannot reach. */
-  async socialsOf(artist: Artist, args: Args): Promise<SocialProfile[]> {
-    const { page, limit } = validate(graphPageInput, withoutNulls(args));
-    if (!(await this.canReach(artist.id))) return [];
-    return (await this.ctx.loaders.socialsPage.load({ id: artist.id, page, limit })).rows;
-  }
-
-  /** Query.artist: the id is validated first. */
-  requireArtistById(id: unknown): Promise<Artist> {
-    requireViewer(this.ctx.viewer);
-    return this.requireArtist(validate(artistIdInput, { id }).id);
+  async socialsOf(viewer: Viewer, artist: Artist, { page, limit }: PageInput): Promise<SocialProfile[]> {
+    if (!(await this.canReach(viewer, artist.id))) return [];
+    return (await this.loaders.socialsPage.load({ id: artist.id, page, limit })).rows;
   }
 
   /** An artist account by id: 404 when absent (or not an artist), 403 when not reachable. */
-  async requireArtist(artistId: string): Promise<Artist> {
-    requireViewer(this.ctx.viewer);
-    const account = await this.ctx.loaders.accountById.load(artistId);
+  async requireArtist(viewer: Viewer, artistId: string): Promise<Artist> {
+    const account = await this.loaders.accountById.load(artistId);
     if (!account || account.kind !== AccountKind.artist) throw notFound('Artist');
-    if (!(await this.canReach(artistId))) throw forbidden('Insufficient access to this artist');
+    if (!(await this.canReach(viewer, artistId))) throw forbidden('Insufficient access to this artist');
     return { id: account.id, name: account.name };
   }
 
-  canReach(accountId: string): Promise<boolean> {
-    const viewer = requireViewer(this.ctx.viewer);
+  /** Federation: the artist when it exists and the caller reaches it, else null (as Query.artist, without the errors). */
+  async reachableArtist(viewer: Viewer, artistId: string): Promise<Artist | null> {
+    const account = await this.loaders.accountById.load(artistId);
+    if (!account || account.kind !== AccountKind.artist) return null;
+    return (await this.canReach(viewer, account.id)) ? { id: account.id, name: account.name } : null;
+  }
+
+  /** The caller reaches the account: its own scope without a statement, else the batched reach check. */
+  canReach(viewer: Viewer, accountId: string): Promise<boolean> {
     if (viewerScope(viewer).includes(accountId)) return Promise.resolve(true);
-    return this.ctx.access.canAccessAccountBatched(viewer, accountId);
+    return this.access.canAccessAccountBatched(viewer, accountId);
   }
 
   /** The roster: of the caller and its organizations, or of account_id / organization_id. */
-  async roster(args: Args): Promise<RosterArtist[]> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(rosterInput, withoutNulls(args));
+  async roster(viewer: Viewer, input: RosterInput): Promise<RosterArtist[]> {
     let owners: string[];
     if (input.organization_id) {
-      this.ctx.access.assertOrganization(viewer, input.organization_id);
+      this.access.assertOrganization(viewer, input.organization_id);
       owners = [input.organization_id];
     } else if (input.account_id) {
-      owners = [await this.ctx.access.resolveAccount(viewer, input.account_id)];
+      owners = [await this.access.resolveAccount(viewer, input.account_id)];
     } else {
       owners = viewerScope(viewer);
     }
-    return query<RosterArtist>(this.ctx.em, 
-      `select a.id, a.name, a.image, a.created_at from accounts a
-        where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
-        order by a.name, a.id`,
-      [pgArray(owners)],
-    );
+    return this.repo.rosterOf(owners);
   }
 
   /** POST /api/artists: a new artist account on the caller's roster, or on the organization's. */
-  async create(args: Args): Promise<RosterArtist> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const input = validate(createArtistInput, withoutNulls(args));
+  async create(viewer: Viewer, input: CreateArtistInput): Promise<RosterArtist> {
     let owner = viewer.accountId;
     if (input.organization_id) {
-      const org = await this.ctx.loaders.accountById.load(input.organization_id);
+      const org = await this.loaders.accountById.load(input.organization_id);
       if (!org || org.kind !== AccountKind.organization) throw notFound('Organization');
-      this.ctx.access.assertOrganization(viewer, org.id);
+      this.access.assertOrganization(viewer, org.id);
       owner = org.id;
     }
-    return this.ctx.em.transactional(async (tx) => {
-      const [artist] = await query<RosterArtist>(tx as EntityManager, 
-        `insert into accounts (id, kind, name, created_at, updated_at) values (gen_random_uuid(), 'artist', ?, now(), now())
-         returning id, name, image, created_at`,
-        [input.name],
-      );
-      await (tx as EntityManager).execute(
-        `insert into roster_entries (id, owner_id, artist_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())`,
-        [owner, artist.id],
-      );
-      return artist;
-    });
+    return this.repo.createArtist(owner, input.name);
   }
 
   /**
    * POST /api/artists/{id}/socials: upserts the artist's own profile with that URL (decisions §3);
    * another artist's profile with the same URL is a different row and is never touched.
    */
-  async upsertSocial(args: Args): Promise<SocialProfile> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(upsertSocialInput, withoutNulls(args));
-    await this.requireArtist(input.id);
-    return this.ctx.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const [social] = await em.execute<{ id: string }[]>(
-        `insert into socials (id, account_id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
-         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now(), now())
-         on conflict (account_id, profile_url) do update set
-           username = excluded.username,
-           avatar = coalesce(excluded.avatar, socials.avatar),
-           bio = coalesce(excluded.bio, socials.bio),
-           follower_count = coalesce(excluded.follower_count, socials.follower_count),
-           following_count = coalesce(excluded.following_count, socials.following_count),
-           region = coalesce(excluded.region, socials.region),
-           updated_at = now()
-         returning id`,
-        [
-          input.id,
-          input.profile_url,
-          input.username,
-          input.avatar ?? null,
-          input.bio ?? null,
-          input.follower_count ?? null,
-          input.following_count ?? null,
-          input.region ?? null,
-        ],
-      );
-      await em.execute(
-        `insert into account_socials (id, account_id, social_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
-         on conflict (account_id, social_id) do nothing`,
-        [input.id, social.id],
-      );
-      const [row] = await query<SocialProfile>(em, 
-        `select ${SOCIAL_COLUMNS} from account_socials l join socials s on s.id = l.social_id where l.account_id = ? and l.social_id = ?`,
-        [input.id, social.id],
-      );
-      if (!row) throw new AppError('INTERNAL_SERVER_ERROR', 'The social profile could not be linked');
-      return row;
-    });
+  async upsertSocial(viewer: Viewer, input: UpsertSocialInput): Promise<SocialProfile> {
+    await this.requireArtist(viewer, input.id);
+    const social = await this.repo.upsertSocial(input);
+    if (!social) throw new AppError('INTERNAL_SERVER_ERROR', 'The social profile could not be linked');
+    return social;
   }
 }

@@ -1,17 +1,20 @@
+import { isUuid } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { AccountKind } from '../account';
 import type { AppModule } from '../module';
-import { createArtistLoaders } from './artist.loaders';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
-import { ArtistGraphResolver, ArtistResolver } from './artist.resolver';
+import { createArtistLoaders } from './artist.loaders';
 import { artistOperations } from './artist.operations';
+import { ArtistRepository } from './artist.repository';
+import { ArtistGraphResolver, ArtistResolver, artistService } from './artist.resolver';
 import { ArtistService } from './artist.service';
 import { Artist } from './artist.types';
 
-/** For other modules: the graph's Artist and the artist access rules. */
-export { Artist, ArtistService };
+/**
+ * For other modules: the graph's Artist, the artist rules (ArtistService, built for a request by
+ * artistService) and the roster's storage (ArtistRepository: roster checks, roster artists).
+ */
+export { Artist, ArtistRepository, ArtistService, artistService };
 export { artistName } from './artist.inputs';
-import { isUuid } from '../../common/validation';
 
 export const artistModule = {
   name: 'artist',
@@ -24,9 +27,7 @@ export const artistModule = {
     Artist: {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Artist | null> {
         if (!ctx.viewer || !isUuid(ref.id)) return null;
-        const account = await ctx.loaders.accountById.load(ref.id);
-        if (!account || account.kind !== AccountKind.artist) return null;
-        return (await new ArtistService(ctx).canReach(account.id)) ? { id: account.id, name: account.name } : null;
+        return artistService(ctx).reachableArtist(ctx.viewer, ref.id);
       },
     },
   },

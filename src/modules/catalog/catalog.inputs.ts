@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitArg, pageArg, uuid } from '../../common/validation';
+import { graphPageInput, limitArg, pageArg, uuid } from '../../common/validation';
 import { artistName } from '../artist';
 
 /**
@@ -75,3 +75,15 @@ export const removeCatalogsInput = z.object({
 
 export const catalogIdInput = z.object({ id: uuid() });
 export const isrcInput = z.object({ isrc });
+
+/** Catalog.songs in the graph: a page, optionally only the songs credited to an artist with this name. */
+export const catalogSongsFieldInput = graphPageInput.extend({ artistName: catalogSongsInput.shape.artistName });
+
+export type CatalogSongsInput = z.output<typeof catalogSongsInput>;
+export type CatalogsInput = z.output<typeof catalogsInput>;
+export type AddCatalogInput = z.output<typeof addCatalogInput>;
+export type AddSongsInput = z.output<typeof addSongsInput>;
+export type RemoveSongsInput = z.output<typeof removeSongsInput>;
+export type RemoveCatalogsInput = z.output<typeof removeCatalogsInput>;
+export type CatalogSongsFieldInput = z.output<typeof catalogSongsFieldInput>;
+export type GraphPageInput = z.output<typeof graphPageInput>;

@@ -1,7 +1,21 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ResultStatus } from '../../graphql/common.types';
+import { requireViewer } from '../../auth/access';
+import { graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
+import {
+  addCatalogInput,
+  addSongsInput,
+  catalogIdInput,
+  catalogsInput,
+  catalogSongsFieldInput,
+  catalogSongsInput,
+  isrcInput,
+  removeCatalogsInput,
+  removeSongsInput,
+} from './catalog.inputs';
+import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import {
   Catalog,
@@ -15,6 +29,9 @@ import {
   CatalogSongsResult,
   Song,
 } from './catalog.types';
+
+/** The request's catalog service (also used by the federation references). */
+export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders);
 
 const PAGE = { nullable: true, description: 'Page number, default 1' } as const;
 const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
@@ -31,13 +48,15 @@ export class CatalogResolver {
     @Arg('page', () => Int, PAGE) page?: number | null,
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
   ): Promise<CatalogSongsResult> {
-    return new CatalogService(ctx).songs({ catalog_id, artistName, page, limit });
+    const viewer = requireViewer(ctx.viewer);
+    return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ catalog_id, artistName, page, limit })));
   }
 
   @Authorized()
   @Query(() => CatalogsResult, { description: "Catalogs linked to the caller, or to account_id (GET /api/catalogs)" })
   async catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null): Promise<CatalogsResult> {
-    return { status: ResultStatus.success, catalogs: await new CatalogService(ctx).catalogs({ account_id }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: ResultStatus.success, catalogs: await catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id }))) };
   }
 
   @Authorized()
@@ -48,13 +67,16 @@ export class CatalogResolver {
     @Arg('catalog_id', () => ID, { nullable: true }) catalog_id?: string | null,
     @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null,
   ): Promise<CatalogResult> {
-    return { status: ResultStatus.success, catalog: await new CatalogService(ctx).addCatalog({ name, catalog_id, account_id }) };
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(addCatalogInput, withoutNulls({ name, catalog_id, account_id }));
+    return { status: ResultStatus.success, catalog: await catalogService(ctx).addCatalog(viewer, input) };
   }
 
   @Authorized()
   @Mutation(() => CatalogSongsChangeResult, { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name" })
   async addCatalogSongs(@Ctx() ctx: Context, @Arg('songs', () => [CatalogSongInput]) songs: CatalogSongInput[]): Promise<CatalogSongsChangeResult> {
-    return { status: ResultStatus.success, songs: await new CatalogService(ctx).addSongs({ songs }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: ResultStatus.success, songs: await catalogService(ctx).addSongs(viewer, validate(addSongsInput, withoutNulls({ songs }))) };
   }
 
   @Authorized()
@@ -63,7 +85,8 @@ export class CatalogResolver {
     @Ctx() ctx: Context,
     @Arg('songs', () => [CatalogSongRefInput]) songs: CatalogSongRefInput[],
   ): Promise<CatalogSongsChangeResult> {
-    return { status: ResultStatus.success, songs: await new CatalogService(ctx).removeSongs({ songs }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: ResultStatus.success, songs: await catalogService(ctx).removeSongs(viewer, validate(removeSongsInput, withoutNulls({ songs }))) };
   }
 
   @Authorized()
@@ -71,25 +94,29 @@ export class CatalogResolver {
     description: 'Unlinks catalog-account pairs; a catalog left with no account is deleted with its songs. Answers the catalogs still linked to the accounts named',
   })
   async removeCatalogs(@Ctx() ctx: Context, @Arg('catalogs', () => [CatalogLinkInput]) catalogs: CatalogLinkInput[]): Promise<CatalogsResult> {
-    return { status: ResultStatus.success, catalogs: await new CatalogService(ctx).removeCatalogs({ catalogs }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: ResultStatus.success, catalogs: await catalogService(ctx).removeCatalogs(viewer, validate(removeCatalogsInput, withoutNulls({ catalogs }))) };
   }
 
   @Authorized()
   @Query(() => Catalog, { description: 'A catalog the caller reaches (404 absent, 403 unreachable)' })
   catalog(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Catalog> {
-    return new CatalogService(ctx).catalog(id);
+    const viewer = requireViewer(ctx.viewer);
+    return catalogService(ctx).catalog(viewer, validate(catalogIdInput, { id }).id);
   }
 
   @Authorized()
   @Query(() => [Catalog], { description: 'Catalogs linked to the caller, or to account_id, as graph nodes' })
   linkedCatalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null): Promise<Catalog[]> {
-    return new CatalogService(ctx).linkedCatalogs({ account_id });
+    const viewer = requireViewer(ctx.viewer);
+    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
   }
 
   @Authorized()
   @Query(() => Song, { description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
   song(@Ctx() ctx: Context, @Arg('isrc', () => String) isrc: string): Promise<Song> {
-    return new CatalogService(ctx).song(isrc);
+    const viewer = requireViewer(ctx.viewer);
+    return catalogService(ctx).song(viewer, validate(isrcInput, { isrc }).isrc);
   }
 }
 
@@ -104,12 +131,12 @@ export class CatalogGraphResolver {
     @Arg('artistName', () => String, { nullable: true, description: 'Only songs credited to an artist with this name (case-insensitive)' })
     artistName?: string | null,
   ): Promise<Song[]> {
-    return new CatalogService(ctx).catalogSongs(catalog, { page, limit, artistName });
+    return catalogService(ctx).catalogSongs(catalog, validate(catalogSongsFieldInput, withoutNulls({ page, limit, artistName })));
   }
 
   @FieldResolver(() => [CatalogAccount], { description: 'Accounts the catalog is linked to' })
   accounts(@Root() catalog: Catalog, @Ctx() ctx: Context): Promise<CatalogAccount[]> {
-    return new CatalogService(ctx).catalogAccounts(catalog);
+    return catalogService(ctx).catalogAccounts(catalog);
   }
 }
 
@@ -117,12 +144,12 @@ export class CatalogGraphResolver {
 export class SongGraphResolver {
   @FieldResolver(() => [Artist], { description: 'Artists credited on this catalog entry, in credit order' })
   artists(@Root() song: Song, @Ctx() ctx: Context): Promise<Artist[]> {
-    return new CatalogService(ctx).songArtists(song);
+    return catalogService(ctx).songArtists(song);
   }
 
   @FieldResolver(() => [Catalog], { description: 'Catalogs holding the song that the caller reaches' })
   catalogs(@Root() song: Song, @Ctx() ctx: Context): Promise<Catalog[]> {
-    return new CatalogService(ctx).songCatalogs(song);
+    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song);
   }
 }
 
@@ -130,7 +157,7 @@ export class SongGraphResolver {
 export class ArtistCatalogResolver {
   @FieldResolver(() => [Catalog], { description: 'Catalogs the caller reaches that are linked to the artist or hold its songs; empty when the caller cannot reach the artist' })
   catalogs(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Catalog[]> {
-    return new CatalogService(ctx).artistCatalogs(artist);
+    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist);
   }
 
   @FieldResolver(() => [Song], { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
@@ -140,6 +167,7 @@ export class ArtistCatalogResolver {
     @Arg('page', () => Int, PAGE) page?: number | null,
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
   ): Promise<Song[]> {
-    return new CatalogService(ctx).artistSongs(artist, { page, limit });
+    const viewer = requireViewer(ctx.viewer);
+    return catalogService(ctx).artistSongs(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
   }
 }

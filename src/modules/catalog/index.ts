@@ -1,13 +1,12 @@
 import { requireViewer } from '../../auth/access';
-import type { Context } from '../../graphql/context';
 import { isUuid } from '../../common/validation';
+import type { Context } from '../../graphql/context';
 import type { AppModule } from '../module';
-import { createCatalogLoaders } from './catalog.loaders';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
-import { songReachLoaders } from './catalog.loaders';
-import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, SongGraphResolver } from './catalog.resolver';
+import { createCatalogLoaders } from './catalog.loaders';
 import { catalogOperations } from './catalog.operations';
+import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, catalogService, SongGraphResolver } from './catalog.resolver';
 import type { Catalog } from './catalog.types';
 import { Song } from './catalog.types';
 
@@ -19,9 +18,9 @@ export { Song };
  * catalog the caller reaches resolves (else null); batched per request. Without credentials UNAUTHENTICATED.
  */
 export function reachableSong(ctx: Context, isrc: string): Promise<Song | null> {
-  requireViewer(ctx.viewer);
+  const viewer = requireViewer(ctx.viewer);
   const canonical = normalizeIsrc(isrc);
-  return CANONICAL_ISRC.test(canonical) ? songReachLoaders(ctx).songByIsrc.load(canonical) : Promise.resolve(null);
+  return CANONICAL_ISRC.test(canonical) ? catalogService(ctx).songOf(viewer, canonical) : Promise.resolve(null);
 }
 
 export const catalogModule = {
@@ -36,8 +35,7 @@ export const catalogModule = {
       async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
         const viewer = requireViewer(ctx.viewer);
         if (!isUuid(ref.id)) return null;
-        const row = await ctx.access.catalogAccessBatched(viewer, ref.id);
-        return row?.reachable ? { id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at } : null;
+        return catalogService(ctx).reachableCatalog(viewer, ref.id);
       },
     },
     Song: {

@@ -4,7 +4,7 @@ import { requireViewer } from '../../auth/access';
 import { validate, uuid } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { pgArray } from '../../db/sql';
-import { Artist, ArtistService } from '../artist';
+import { Artist, artistService } from '../artist';
 import { isObj } from './research.mappers';
 import { ResearchService } from './research.service';
 import type { ArtistResearchLink, ArtistResearchRecord } from './artist-research.types';
@@ -74,7 +74,7 @@ export class ArtistResearchService {
   }
 
   private async setLink(artistId: string, researchIdValue: string | null): Promise<ArtistResearchRecord> {
-    const artist = await new ArtistService(this.ctx).requireArtist(artistId);
+    const artist = await artistService(this.ctx).requireArtist(requireViewer(this.ctx.viewer), artistId);
     const [row] = await this.ctx.em.getConnection().execute<LinkRow[]>(
       `insert into artist_research_links (artist_id, research_id, research_match, matched_at) values (?, ?, 'explicit', now())
        on conflict (artist_id) do update set research_id = excluded.research_id, research_match = excluded.research_match, matched_at = excluded.matched_at
@@ -88,7 +88,7 @@ export class ArtistResearchService {
 
   /** Artist.research_link: null when not reachable; asking for it links by search like Artist.research. */
   async linkOf(artist: Artist): Promise<ArtistResearchLink | null> {
-    if (!(await new ArtistService(this.ctx).canReach(artist.id))) return null;
+    if (!(await artistService(this.ctx).canReach(requireViewer(this.ctx.viewer), artist.id))) return null;
     await this.resolve(artist);
     const row = await linkLoader(this.ctx).load(artist.id);
     return row ? { research_id: row.research_id, match: row.research_match, matched_at: row.matched_at } : null;
@@ -96,7 +96,7 @@ export class ArtistResearchService {
 
   /** Artist.research: the linked research artist, searching by name once when no link is stored. */
   async researchOf(artist: Artist): Promise<ResearchArtist | null> {
-    if (!(await new ArtistService(this.ctx).canReach(artist.id))) return null;
+    if (!(await artistService(this.ctx).canReach(requireViewer(this.ctx.viewer), artist.id))) return null;
     const researchId = await this.resolve(artist);
     return researchId ? { id: researchId } : null;
   }

@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PagedRow } from '../../db/pages';
+import { pgArray, query } from '../../db/sql';
+import type { UpsertSocialInput } from './artist.inputs';
+import type { RosterArtist, SocialProfile } from './artist.types';
+
+const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at`;
+
+interface SocialRow extends SocialProfile {
+  owner: string;
+  total: string;
+}
+
+/** Every read and write of rosters (roster_entries), artist accounts and their social profiles. */
+export class ArtistRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** A page of each artist's socials, oldest link first, in one statement (a row with a null item for an artist past its end). */
+  async socialsPages(artistIds: string[], offset: number, limit: number): Promise<PagedRow<SocialProfile>[]> {
+    const rows = await query<SocialRow>(
+      this.em,
+      `with f as (
+         select l.account_id, l.id, l.social_id,
+                row_number() over (partition by l.account_id order by l.created_at, l.id) as rn,
+                count(*) over (partition by l.account_id) as total
+           from account_socials l where l.account_id = any(?::uuid[]))
+       select t.account_id as owner, t.total, p.id, p.social_id, s.username, s.profile_url, s.avatar, s.bio,
+              s.follower_count, s.following_count, s.region, s.updated_at
+         from (select distinct account_id, total from f) t
+         left join f p on p.account_id = t.account_id and p.rn > ? and p.rn <= ?
+         left join socials s on s.id = p.social_id
+        order by t.account_id, p.rn`,
+      [pgArray(artistIds), offset, offset + limit],
+    );
+    return rows.map(({ owner, total, ...social }) => ({ owner, total, item: social.id ? social : null }));
+  }
+
+  /** The artists on the rosters of these owners, by name. */
+  rosterOf(ownerIds: string[]): Promise<RosterArtist[]> {
+    return query<RosterArtist>(
+      this.em,
+      `select a.id, a.name, a.image, a.created_at from accounts a
+        where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
+        order by a.name, a.id`,
+      [pgArray(ownerIds)],
+    );
+  }
+
+  /** A new artist account on the owner's roster, in one transaction. */
+  createArtist(ownerId: string, name: string): Promise<RosterArtist> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const [artist] = await query<RosterArtist>(
+        em,
+        `insert into accounts (id, kind, name, created_at, updated_at) values (gen_random_uuid(), 'artist', ?, now(), now())
+         returning id, name, image, created_at`,
+        [name],
+      );
+      await em.execute(`insert into roster_entries (id, owner_id, artist_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())`, [
+        ownerId,
+        artist.id,
+      ]);
+      return artist;
+    });
+  }
+
+  /**
+   * New artist accounts with these names on the owner's roster, answered with their lower-cased
+   * names as `key`. Runs on this repository's entity manager, inside the caller's transaction if any.
+   */
+  async createRosterArtists(ownerId: string, names: string[]): Promise<{ id: string; key: string }[]> {
+    const created = await this.em.execute<{ id: string; key: string }[]>(
+      `insert into accounts (id, kind, name, created_at, updated_at)
+       select gen_random_uuid(), 'artist', t.name, now(), now() from unnest(?::text[]) as t(name)
+       returning id, lower(name) as key`,
+      [pgArray(names)],
+    );
+    await this.em.execute(
+      `insert into roster_entries (id, owner_id, artist_id, created_at, updated_at)
+       select gen_random_uuid(), ?, t.id, now(), now() from unnest(?::uuid[]) as t(id)`,
+      [ownerId, pgArray(created.map((c) => c.id))],
+    );
+    return created;
+  }
+
+  /**
+   * Upserts the artist's own profile with that URL and links it, in one transaction; another
+   * artist's profile with the same URL is a different row and is never touched. Null when the
+   * link could not be read back.
+   */
+  upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | null> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const [social] = await em.execute<{ id: string }[]>(
+        `insert into socials (id, account_id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now(), now())
+         on conflict (account_id, profile_url) do update set
+           username = excluded.username,
+           avatar = coalesce(excluded.avatar, socials.avatar),
+           bio = coalesce(excluded.bio, socials.bio),
+           follower_count = coalesce(excluded.follower_count, socials.follower_count),
+           following_count = coalesce(excluded.following_count, socials.following_count),
+           region = coalesce(excluded.region, socials.region),
+           updated_at = now()
+         returning id`,
+        [
+          input.id,
+          input.profile_url,
+          input.username,
+          input.avatar ?? null,
+          input.bio ?? null,
+          input.follower_count ?? null,
+          input.following_count ?? null,
+          input.region ?? null,
+        ],
+      );
+      await em.execute(
+        `insert into account_socials (id, account_id, social_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
+         on conflict (account_id, social_id) do nothing`,
+        [input.id, social.id],
+      );
+      const [row] = await query<SocialProfile>(
+        em,
+        `select ${SOCIAL_COLUMNS} from account_socials l join socials s on s.id = l.social_id where l.account_id = ? and l.social_id = ?`,
+        [input.id, social.id],
+      );
+      return row ?? null;
+    });
+  }
+}

@@ -1,0 +1,356 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { reachCondition, SqlCondition } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
+import type { PagedRow } from '../../db/pages';
+import { pgArray, query } from '../../db/sql';
+import { ArtistRepository } from '../artist';
+import type { CatalogAccount, CatalogRecord, Song, SongCredit } from './catalog.types';
+
+/** A catalog entry as a Song of its catalog. */
+export interface CatalogSongRow extends Song {
+  catalog_id: string;
+}
+
+/** A catalog with whether the viewer reaches it. */
+export interface CatalogAccessRow extends CatalogRecord {
+  reachable: boolean;
+}
+
+/** A catalog entry to upsert: the catalog's own values for the ISRC (null leaves a value as it is). */
+export interface EntryValues {
+  catalog_id: string;
+  isrc: string;
+  name: string | null;
+  album: string | null;
+  lyrics: string | null;
+}
+
+export type EntryRef = Pick<EntryValues, 'catalog_id' | 'isrc'>;
+
+/** A catalog entry as a Song: the entry's own values, and its id for its credits. */
+const SONG_COLUMNS = 'cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at';
+/** Of several entries for one ISRC, the most recently updated answers (then the lowest catalog id). */
+const LATEST_ENTRY = 'cs.updated_at desc, cs.catalog_id';
+
+/** A PostgreSQL array literal where null stays NULL (pgArray writes every value as a string). */
+const pgNullableArray = (values: (string | null)[]) =>
+  `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+
+/**
+ * Catalog reach: SQL condition "the catalog in `column` is reachable by the viewer", i.e. linked
+ * to an account the viewer reaches (reachCondition). Song reads compose it into their statement.
+ */
+export function catalogReach(viewer: Viewer, column: string): SqlCondition {
+  if (viewer.isAdmin) return { sql: 'true', bindings: [] };
+  const reach = reachCondition(viewer, 'ac.account_id');
+  return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
+}
+
+/** The writes of POST /api/catalogs/songs, made inside one transaction. */
+export type CatalogSongWrites = Pick<
+  CatalogRepository,
+  'existingEntries' | 'upsertEntries' | 'artistsNamed' | 'createRosterArtists' | 'creditArtists' | 'touchCatalogs'
+>;
+
+/** Every read and write of catalogs, their account links, their song entries and credits. */
+export class CatalogRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Runs `work` in one transaction, on a repository bound to it. */
+  transaction<T>(work: (repo: CatalogSongWrites) => Promise<T>): Promise<T> {
+    return this.em.transactional((tx) => work(new CatalogRepository(tx as EntityManager)));
+  }
+
+  /**
+   * Catalogs by id, each with whether the viewer reaches it; ids absent from the answer do not
+   * exist. One statement, which also returns the catalog row so callers need not load it again.
+   */
+  async catalogAccess(viewer: Viewer, catalogIds: readonly string[]): Promise<Map<string, CatalogAccessRow>> {
+    if (catalogIds.length === 0) return new Map();
+    const reach = catalogReach(viewer, 'c.id');
+    const rows = await query<CatalogAccessRow>(
+      this.em,
+      `select c.id, c.name, c.created_at, c.updated_at, ${reach.sql} as reachable
+         from catalogs c where c.id = any(?::uuid[])`,
+      [...reach.bindings, pgArray(catalogIds)],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * A page of each catalog's songs by ISRC, optionally only those credited to an artist with the
+   * given name (lower-cased); one statement for any number of catalogs.
+   */
+  async songsPages(catalogIds: string[], offset: number, limit: number, filter: string | null): Promise<PagedRow<CatalogSongRow>[]> {
+    const rows = await query<CatalogSongRow & { owner: string; total: string; rn: string }>(
+      this.em,
+      `with f as (
+         select cs.catalog_id, ${SONG_COLUMNS},
+                row_number() over (partition by cs.catalog_id order by cs.isrc) as rn,
+                count(*) over (partition by cs.catalog_id) as total
+           from catalog_songs cs
+          where cs.catalog_id = any(?::uuid[])
+            ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+                                                    where a.kind = 'artist' and lower(a.name) = ?)`})
+       select t.catalog_id as owner, t.total, p.catalog_id, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+         from (select distinct catalog_id, total from f) t
+         left join f p on p.catalog_id = t.catalog_id and p.rn > ? and p.rn <= ?
+        order by t.catalog_id, p.rn`,
+      filter === null ? [pgArray(catalogIds), offset, offset + limit] : [pgArray(catalogIds), filter, offset, offset + limit],
+    );
+    return rows.map(({ owner, total, rn: _rn, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+  }
+
+  /** Artists credited on each catalog entry, in credit order, with the credit time in epoch seconds. */
+  creditsOfEntries(entryIds: readonly string[]): Promise<(SongCredit & { entry_id: string })[]> {
+    return query(
+      this.em,
+      `select csa.catalog_song_id as entry_id, a.id, a.name, floor(extract(epoch from csa.created_at))::int as timestamp
+         from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+        where csa.catalog_song_id = any(?::uuid[])
+        order by csa.catalog_song_id, csa.created_at, a.name, a.id`,
+      [pgArray(entryIds)],
+    );
+  }
+
+  /** Catalogs linked to each account, by name. */
+  catalogsOfAccounts(accountIds: readonly string[]): Promise<(CatalogRecord & { account_id: string })[]> {
+    return query(
+      this.em,
+      `select ac.account_id, c.id, c.name, c.created_at, c.updated_at
+         from account_catalogs ac join catalogs c on c.id = ac.catalog_id
+        where ac.account_id = any(?::uuid[]) order by c.name, c.id`,
+      [pgArray(accountIds)],
+    );
+  }
+
+  /**
+   * The catalogs each artist is on (linked to the artist account, or holding an entry crediting
+   * it) that the viewer reaches: catalog reach is part of the read.
+   */
+  reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<(CatalogRecord & { artist_id: string })[]> {
+    const reach = catalogReach(viewer, 'c.id');
+    return query(
+      this.em,
+      `select x.artist_id, c.id, c.name, c.created_at, c.updated_at
+         from (select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
+               union
+               select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+                where csa.artist_id = any(?::uuid[])) x
+         join catalogs c on c.id = x.catalog_id
+        where ${reach.sql}`,
+      [pgArray(artistIds), pgArray(artistIds), ...reach.bindings],
+    );
+  }
+
+  /** Accounts each catalog is linked to, by name. */
+  accountsOfCatalogs(catalogIds: readonly string[]): Promise<(CatalogAccount & { catalog_id: string })[]> {
+    return query(
+      this.em,
+      `select ac.catalog_id, a.id, a.name, a.kind
+         from account_catalogs ac join accounts a on a.id = ac.account_id
+        where ac.catalog_id = any(?::uuid[]) order by a.name, a.id`,
+      [pgArray(catalogIds)],
+    );
+  }
+
+  /** The catalogs holding each ISRC that the viewer reaches: catalog reach is part of the read. */
+  reachableCatalogsOfIsrcs(viewer: Viewer, isrcs: readonly string[]): Promise<(CatalogRecord & { isrc: string })[]> {
+    const reach = catalogReach(viewer, 'c.id');
+    return query(
+      this.em,
+      `select cs.isrc, c.id, c.name, c.created_at, c.updated_at
+         from catalog_songs cs join catalogs c on c.id = cs.catalog_id
+        where cs.isrc = any(?::text[]) and ${reach.sql}`,
+      [pgArray(isrcs), ...reach.bindings],
+    );
+  }
+
+  /** The song each ISRC is to the viewer: its most recently updated entry among the catalogs it reaches (absent when none). */
+  songsByIsrc(viewer: Viewer, isrcs: readonly string[]): Promise<Song[]> {
+    const reach = catalogReach(viewer, 'cs.catalog_id');
+    return query<Song>(
+      this.em,
+      `select distinct on (cs.isrc) ${SONG_COLUMNS} from catalog_songs cs
+        where cs.isrc = any(?::text[]) and ${reach.sql}
+        order by cs.isrc, ${LATEST_ENTRY}`,
+      [pgArray(isrcs), ...reach.bindings],
+    );
+  }
+
+  /**
+   * A page of the songs crediting each artist, by ISRC: entries in catalogs the viewer reaches,
+   * one per ISRC (the most recently updated); one statement for any number of artists.
+   */
+  async artistSongsPages(viewer: Viewer, artistIds: string[], offset: number, limit: number): Promise<PagedRow<Song>[]> {
+    const reach = catalogReach(viewer, 'cs.catalog_id');
+    const rows = await query<Song & { owner: string; total: string; rn: string; artist_id: string }>(
+      this.em,
+      `with e as (
+         select distinct on (csa.artist_id, cs.isrc) csa.artist_id, ${SONG_COLUMNS}
+           from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+          where csa.artist_id = any(?::uuid[]) and ${reach.sql}
+          order by csa.artist_id, cs.isrc, ${LATEST_ENTRY}),
+       f as (
+         select e.*, row_number() over (partition by e.artist_id order by e.isrc) as rn, count(*) over (partition by e.artist_id) as total from e)
+       select t.artist_id as owner, t.total, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+         from (select distinct artist_id, total from f) t
+         left join f p on p.artist_id = t.artist_id and p.rn > ? and p.rn <= ?
+        order by t.artist_id, p.rn`,
+      [pgArray(artistIds), ...reach.bindings, offset, offset + limit],
+    );
+    return rows.map(({ owner, total, rn: _rn, artist_id: _a, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+  }
+
+  /** Links an existing catalog to the account (no-op when linked already). */
+  async linkCatalog(accountId: string, catalogId: string): Promise<void> {
+    await this.em.execute(
+      `insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
+       on conflict (account_id, catalog_id) do nothing`,
+      [accountId, catalogId],
+    );
+  }
+
+  /** A new catalog linked to the account, in one transaction. */
+  createCatalog(accountId: string, name: string): Promise<CatalogRecord> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const [catalog] = await query<CatalogRecord>(
+        em,
+        `insert into catalogs (id, name, created_at, updated_at) values (gen_random_uuid(), ?, now(), now()) returning id, name, created_at, updated_at`,
+        [name],
+      );
+      await em.execute(`insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())`, [
+        accountId,
+        catalog.id,
+      ]);
+      return catalog;
+    });
+  }
+
+  /** Which of these (catalog, ISRC) pairs have an entry already. */
+  existingEntries(refs: EntryRef[]): Promise<EntryRef[]> {
+    return this.em.execute<EntryRef[]>(
+      `select cs.catalog_id, cs.isrc from catalog_songs cs join unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
+         on cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
+      [pgArray(refs.map((e) => e.catalog_id)), pgArray(refs.map((e) => e.isrc))],
+    );
+  }
+
+  /** Upserts each catalog's own entry for its ISRC (a null album or lyrics keeps the current one); answers the entry ids. */
+  upsertEntries(entries: EntryValues[]): Promise<(EntryRef & { id: string })[]> {
+    // coalesce with the current entry: the proposed row must satisfy NOT NULL before ON CONFLICT applies.
+    return this.em.execute(
+      `insert into catalog_songs (id, catalog_id, isrc, name, album, lyrics, created_at, updated_at)
+       select gen_random_uuid(), t.catalog_id, t.isrc, coalesce(t.name, e.name), t.album, t.lyrics, now(), now()
+         from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[]) as t(catalog_id, isrc, name, album, lyrics)
+         left join catalog_songs e on e.catalog_id = t.catalog_id and e.isrc = t.isrc
+       on conflict (catalog_id, isrc) do update set
+         name = excluded.name,
+         album = coalesce(excluded.album, catalog_songs.album),
+         lyrics = coalesce(excluded.lyrics, catalog_songs.lyrics),
+         updated_at = now()
+       returning id, catalog_id, isrc`,
+      [
+        pgArray(entries.map((e) => e.catalog_id)),
+        pgArray(entries.map((e) => e.isrc)),
+        pgNullableArray(entries.map((e) => e.name)),
+        pgNullableArray(entries.map((e) => e.album)),
+        pgNullableArray(entries.map((e) => e.lyrics)),
+      ],
+    );
+  }
+
+  /** Artist accounts whose lower-cased name is one of `keys`, oldest first. */
+  artistsNamed(keys: string[]): Promise<{ id: string; key: string }[]> {
+    return this.em.execute(
+      `select id, lower(name) as key from accounts where kind = 'artist' and lower(name) = any(?::text[]) order by created_at, id`,
+      [pgArray(keys)],
+    );
+  }
+
+  /** New artist accounts on the owner's roster: the artist module writes rosters, here on this repository's transaction. */
+  createRosterArtists(ownerId: string, names: string[]): Promise<{ id: string; key: string }[]> {
+    return new ArtistRepository(this.em).createRosterArtists(ownerId, names);
+  }
+
+  /** Credits artists on entries (a credit given already stays as it is). */
+  async creditArtists(credits: { entryId: string; artistId: string }[]): Promise<void> {
+    await this.em.execute(
+      `insert into catalog_song_artists (id, catalog_song_id, artist_id, created_at, updated_at)
+       select gen_random_uuid(), t.entry_id, t.artist_id, now(), now() from unnest(?::uuid[], ?::uuid[]) as t(entry_id, artist_id)
+       on conflict (catalog_song_id, artist_id) do nothing`,
+      [pgArray(credits.map((c) => c.entryId)), pgArray(credits.map((c) => c.artistId))],
+    );
+  }
+
+  /** Marks the catalogs changed now. */
+  async touchCatalogs(catalogIds: string[]): Promise<void> {
+    await this.em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray(catalogIds)]);
+  }
+
+  /** Catalog entries by id (in no particular order). */
+  entriesById(entryIds: string[]): Promise<CatalogSongRow[]> {
+    return query<CatalogSongRow>(
+      this.em,
+      `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at from catalog_songs cs where cs.id = any(?::uuid[])`,
+      [pgArray(entryIds)],
+    );
+  }
+
+  /** Every entry of the given catalogs, by catalog then ISRC. */
+  entriesOfCatalogs(catalogIds: string[]): Promise<CatalogSongRow[]> {
+    return query<CatalogSongRow>(
+      this.em,
+      `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at
+         from catalog_songs cs where cs.catalog_id = any(?::uuid[]) order by cs.catalog_id, cs.isrc`,
+      [pgArray(catalogIds)],
+    );
+  }
+
+  /** Deletes these entries and marks their catalogs changed, in one transaction. */
+  removeEntries(refs: EntryRef[]): Promise<void> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      await em.execute(
+        `delete from catalog_songs cs using unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
+          where cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
+        [pgArray(refs.map((s) => s.catalog_id)), pgArray(refs.map((s) => s.isrc))],
+      );
+      await em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray([...new Set(refs.map((s) => s.catalog_id))])]);
+    });
+  }
+
+  /**
+   * Unlinks catalog-account pairs in one transaction. A catalog left with no linked account is
+   * deleted, and with it its song entries and their credits (cascade).
+   */
+  unlinkCatalogs(links: { catalog_id: string; account_id: string }[]): Promise<void> {
+    const catalogIds = [...new Set(links.map((c) => c.catalog_id))];
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      // Locks the catalogs so two requests removing the last two links cannot both leave one behind.
+      await em.execute(`select id from catalogs where id = any(?::uuid[]) order by id for update`, [pgArray(catalogIds)]);
+      await em.execute(
+        `delete from account_catalogs ac using unnest(?::uuid[], ?::uuid[]) as t(catalog_id, account_id)
+          where ac.catalog_id = t.catalog_id and ac.account_id = t.account_id`,
+        [pgArray(links.map((c) => c.catalog_id)), pgArray(links.map((c) => c.account_id))],
+      );
+      await em.execute(
+        `delete from catalogs c where c.id = any(?::uuid[]) and not exists (select 1 from account_catalogs ac where ac.catalog_id = c.id)`,
+        [pgArray(catalogIds)],
+      );
+    });
+  }
+
+  /** The catalogs linked to any of these accounts, by name. */
+  catalogsLinkedTo(accountIds: string[]): Promise<CatalogRecord[]> {
+    return query<CatalogRecord>(
+      this.em,
+      `select c.id, c.name, c.created_at, c.updated_at from catalogs c
+        where c.id in (select ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[]))
+        order by c.name, c.id`,
+      [pgArray(accountIds)],
+    );
+  }
+}
