@@ -11,11 +11,11 @@ import { createDeps } from '../src/deps';
 import { scenarios, prepareVolume } from './scenarios';
 
 /**
- * `npm run bench`: starts the real app (embedded PostgreSQL under /tmp unless DATABASE_URL is set),
+ * `npm run bench -- --throughput`: closed-loop throughput per scenario (the pre-#14 benchmark). Starts the real app in-process (embedded PostgreSQL under /tmp unless DATABASE_URL is set),
  * loads the demo data set plus a volume data set, and drives each scenario with autocannon.
  * BENCH_DURATION (seconds, default 10) and BENCH_CONNECTIONS (default 10) tune the run.
  */
-async function main(): Promise<void> {
+export async function throughput(): Promise<void> {
   const config = loadConfig({
     EMBEDDED_PG_DIR: '/tmp/mas-bench-pg',
     EMBEDDED_PG_PORT: '54339',
@@ -61,8 +61,3 @@ async function main(): Promise<void> {
   await app.stop();
   await database.close();
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

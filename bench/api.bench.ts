@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { sideBySide } from './side-by-side';
+import { throughput } from './throughput';
+
+/**
+ * `npm run bench`: the side-by-side harness of issue #14 (README, Performance).
+ * `npm run bench -- --throughput`: the older closed-loop throughput run (autocannon, in-process app).
+ */
+const mode = process.argv.includes('--throughput') ? throughput : sideBySide;
+mode().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
