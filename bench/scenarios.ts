@@ -10,9 +10,11 @@ export interface Scenario {
 }
 
 const gql = (query: string) => ({ query });
-const BENCH_CATALOG = '00000000-0000-4000-a100-000000000001';
+export const BENCH_CATALOG = '00000000-0000-4000-a100-000000000001';
+/** A render run of Nora's, for the status read (GET /api/tasks/runs?runId=). */
+export const BENCH_RUN = '00000000-0000-4000-a400-000000000001';
 
-/** What the benchmark drives, as Nora (member of Northwind Records). */
+/** What the throughput mode (`npm run bench -- --throughput`) drives, as Nora (member of Northwind Records). */
 export const scenarios: Scenario[] = [
   { name: 'GET /api/accounts/me', path: '/api/accounts/me' },
   { name: 'GraphQL me', method: 'POST', path: '/graphql', body: gql('{ me { account { id name organizations { name } } } }') },
@@ -62,4 +64,10 @@ export async function prepareVolume(orm: Orm): Promise<void> {
       [offset, artist],
     );
   }
+  // A run being rendered, as a client polling for its status sees it.
+  await conn.execute(
+    `insert into render_runs (id, created_at, updated_at, account_id, task_identifier, status, payload, progress, attempts, started_at)
+     values (?, now(), now(), ?, 'title-card', 'EXECUTING', ?::jsonb, 0.5, 1, now()) on conflict do nothing`,
+    [BENCH_RUN, DEMO.nora, JSON.stringify({ compositionId: 'title-card', inputProps: { title: 'Bench' }, width: 720, height: 1280, fps: 30, durationInFrames: 240, codec: 'h264' })],
+  );
 }

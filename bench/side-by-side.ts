@@ -1,0 +1,609 @@
+import 'reflect-metadata';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { Client as PgClient } from 'pg';
+import { createLogger } from '../src/common/logger';
+import { loadConfig } from '../src/config/config';
+import { openDatabase } from '../src/db/database';
+import { DEMO_KEYS } from '../src/db/seeders/demo.data';
+import { entities } from '../src/modules';
+import { cpuDelta, snapshot } from './cpu';
+import { openBenchDatabase, viaPort } from './database';
+import { Client, median, quantile, type HttpCall } from './load';
+import { BENCH_CATALOG, BENCH_RUN, prepareVolume } from './scenarios';
+import { startCountingProxy } from './statement-counter';
+
+/*
+ * `npm run bench`: issue #14's side-by-side harness. See README (Performance) for the method.
+ * Contenders run as child processes; the load generator (this process) drives one scenario at a
+ * time at a fixed rate, in interleaved rounds, and reads each contender's CPU and that of its
+ * PostgreSQL backends from /proc before and after each burst.
+ */
+
+const env = (name: string, quick: number, full: number) => Number(process.env[name] ?? (process.env.BENCH_QUICK === '1' ? quick : full));
+
+const settings = {
+  quick: process.env.BENCH_QUICK === '1',
+  rate: env('BENCH_RATE', 30, 30),
+  rounds: env('BENCH_ROUNDS', 2, 5),
+  seconds: env('BENCH_SECONDS', 1.5, 4),
+  /** Unmeasured lead-in of each burst, at the same rate (pools reconnect, caches settle). */
+  preRollSeconds: env('BENCH_PREROLL_SECONDS', 0.3, 0.5),
+  /** Once per scenario before the rounds, at the same rate. */
+  warmupSeconds: env('BENCH_WARMUP_SECONDS', 0.5, 2),
+  /** Sequential requests per scenario whose statements are counted (after 10 unmeasured). */
+  countRequests: env('BENCH_COUNT_REQUESTS', 15, 40),
+  pages: (process.env.BENCH_PAGES ?? '20,50,100').split(',').map(Number),
+  postgraphile: process.env.BENCH_SKIP_POSTGRAPHILE !== '1',
+  out: process.env.BENCH_OUT ?? join(process.cwd(), 'bench', 'results', 'latest.json'),
+};
+
+type ContenderKey = 'baseline' | 'service' | 'postgraphile';
+
+interface ContenderSpec {
+  key: ContenderKey;
+  label: string;
+  script: string;
+  appName: string;
+  execPath?: string;
+}
+
+const CONTENDERS: ContenderSpec[] = [
+  { key: 'baseline', label: 'hand-written node:http + pg, one statement (yardstick, bench/baseline.server.ts)', script: 'baseline.server.js', appName: 'mas_bench_baseline' },
+  { key: 'service', label: 'this service (REST and GraphQL, one process)', script: 'service.server.js', appName: 'mas_bench_service' },
+  {
+    key: 'postgraphile',
+    label: `PostGraphile ${packageVersion('postgraphile')} (Amber preset, pg adaptor)`,
+    script: 'postgraphile.server.js',
+    appName: 'mas_bench_postgraphile',
+    execPath: process.env.BENCH_POSTGRAPHILE_NODE,
+  },
+];
+
+interface Scenario {
+  id: string;
+  contender: ContenderKey;
+  /** Column "contender" of the table. */
+  name: string;
+  page?: number;
+  call: HttpCall;
+  /** The answer as the REST body it must equal (songs scenarios only). */
+  comparable?: (body: string) => unknown;
+}
+
+const KEY = DEMO_KEYS[1].raw; // Nora, member of Northwind Records (the bench catalog's owner)
+const songsPath = (limit: number) => `/api/catalogs/songs?catalog_id=${BENCH_CATALOG}&limit=${limit}`;
+const json = (body: unknown) => JSON.stringify(body);
+
+/** The GraphQL twin of the REST route, selecting its fields in the order REST answers them. */
+const SERVICE_QUERY = `query CatalogSongs($catalog_id: ID!, $limit: Int) {
+  catalogSongs(catalog_id: $catalog_id, limit: $limit) {
+    status
+    songs { isrc name album lyrics updated_at catalog_id artists { id name timestamp } }
+    pagination { total_count page limit total_pages }
+  }
+}`;
+
+/**
+ * The same data from PostGraphile's generated schema: the catalog's songs by ISRC with each
+ * entry's credited artists. Amber only orders by indexed columns, so credits come by their primary
+ * key; in the volume set credit ids ascend with credit time (the service's order), which the
+ * equality check confirms.
+ */
+const POSTGRAPHILE_QUERY = `query CatalogSongs($catalogId: UUID!, $first: Int!) {
+  allCatalogSongs(condition: { catalogId: $catalogId }, orderBy: ISRC_ASC, first: $first) {
+    totalCount
+    nodes {
+      isrc name album lyrics updatedAt catalogId
+      catalogSongArtistsByCatalogSongId(orderBy: ROW_ID_ASC) { nodes { createdAt accountByArtistId { rowId name } } }
+    }
+  }
+}`;
+
+interface PgSong {
+  isrc: string;
+  name: string;
+  album: string | null;
+  lyrics: string | null;
+  updatedAt: string;
+  catalogId: string;
+  catalogSongArtistsByCatalogSongId: { nodes: { createdAt: string; accountByArtistId: { rowId: string; name: string } }[] };
+}
+
+function graphqlData(body: string, field: string): unknown {
+  const parsed = JSON.parse(body) as { data?: Record<string, unknown>; errors?: unknown[] };
+  if (parsed.errors?.length || !parsed.data) throw new Error(`GraphQL errors: ${json(parsed.errors)}`);
+  return parsed.data[field];
+}
+
+function scenarios(): Scenario[] {
+  const list: Scenario[] = [];
+  const rest = (limit: number): HttpCall => ({ method: 'GET', path: songsPath(limit), headers: { 'x-api-key': KEY } });
+  for (const page of settings.pages) {
+    list.push({ id: `baseline-${page}`, contender: 'baseline', name: 'hand-written (yardstick)', page, call: rest(page), comparable: (b) => JSON.parse(b) });
+    list.push({ id: `rest-${page}`, contender: 'service', name: 'REST', page, call: rest(page), comparable: (b) => JSON.parse(b) });
+    list.push({
+      id: `graphql-${page}`,
+      contender: 'service',
+      name: 'GraphQL',
+      page,
+      call: {
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: json({ query: SERVICE_QUERY, variables: { catalog_id: BENCH_CATALOG, limit: page } }),
+      },
+      comparable: (b) => graphqlData(b, 'catalogSongs'),
+    });
+    if (settings.postgraphile) {
+      list.push({
+        id: `postgraphile-${page}`,
+        contender: 'postgraphile',
+        name: 'PostGraphile v5',
+        page,
+        call: {
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'content-type': 'application/json' },
+          body: json({ query: POSTGRAPHILE_QUERY, variables: { catalogId: BENCH_CATALOG, first: page } }),
+        },
+        comparable: (b) => {
+          const data = graphqlData(b, 'allCatalogSongs') as { totalCount: number; nodes: PgSong[] };
+          return {
+            status: 'success',
+            songs: data.nodes.map((s) => ({
+              isrc: s.isrc,
+              name: s.name,
+              album: s.album,
+              lyrics: s.lyrics,
+              updated_at: new Date(s.updatedAt).toISOString(),
+              catalog_id: s.catalogId,
+              artists: s.catalogSongArtistsByCatalogSongId.nodes.map((c) => ({
+                id: c.accountByArtistId.rowId,
+                name: c.accountByArtistId.name,
+                timestamp: Math.floor(Date.parse(c.createdAt) / 1000),
+              })),
+            })),
+            pagination: { total_count: data.totalCount, page: 1, limit: page, total_pages: Math.ceil(data.totalCount / page) },
+          };
+        },
+      });
+    }
+  }
+  list.push({ id: 'runs', contender: 'service', name: 'REST runs status read', call: { method: 'GET', path: `/api/tasks/runs?runId=${BENCH_RUN}`, headers: { 'x-api-key': KEY } } });
+  return list;
+}
+
+// ───────────────────────────── contender processes ─────────────────────────────
+
+interface Running {
+  spec: ContenderSpec;
+  pid: number;
+  client: Client;
+  stop(): Promise<void>;
+}
+
+function packageVersion(name: string): string {
+  try {
+    let dir = dirname(require.resolve(name));
+    for (let i = 0; i < 5; i += 1, dir = dirname(dir)) {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === name) return pkg.version ?? '?';
+      } catch {
+        // keep climbing
+      }
+    }
+  } catch {
+    // not installed
+  }
+  return '(not installed)';
+}
+
+async function start(spec: ContenderSpec, databaseUrl: string): Promise<Running> {
+  const child: ChildProcess = fork(join(__dirname, spec.script), [], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PGAPPNAME: spec.appName, NODE_ENV: 'production', GRAPHILE_ENV: 'production' },
+    execPath: spec.execPath,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${spec.key} did not start within 90 s\n${output}`));
+    }, 90_000);
+    child.once('message', (message: { port?: number }) => {
+      clearTimeout(timer);
+      if (message.port) resolvePort(message.port);
+      else reject(new Error(`${spec.key}: unexpected message ${json(message)}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${spec.key} exited with code ${code} before listening\n${output}`));
+    });
+  });
+  const client = new Client(port);
+  return {
+    spec,
+    pid: child.pid!,
+    client,
+    stop: async () => {
+      client.close();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      child.send('stop');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ───────────────────────────── measurements ─────────────────────────────
+
+interface Round {
+  requests: number;
+  errors: number;
+  serverMs: number;
+  postgresMs: number;
+  backends: number;
+  backendsLost: number;
+}
+
+interface ScenarioResult {
+  id: string;
+  contender: ContenderKey;
+  name: string;
+  page?: number;
+  statementsPerRequest?: number;
+  sampleStatements?: string[];
+  rounds: Round[];
+  latencies: number[];
+  skipped?: string;
+}
+
+async function backendPids(admin: PgClient, appName: string): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `select pid from pg_stat_activity where application_name = $1 and datname = current_database() and pid <> pg_backend_pid()`,
+    [appName],
+  );
+  return rows.map((r) => r.pid);
+}
+
+async function sequential(client: Client, call: HttpCall, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    const answer = await client.call(call);
+    if (answer.status !== 200) throw new Error(`${call.method} ${call.path} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Every songs answer of a page must equal the REST one (deeply); baseline and GraphQL also byte for byte. */
+async function checkSameJson(running: Map<ContenderKey, Running>, list: Scenario[], results: Map<string, ScenarioResult>, notes: Set<string>): Promise<void> {
+  for (const page of settings.pages) {
+    const rest = list.find((s) => s.id === `rest-${page}`)!;
+    const restBody = (await running.get('service')!.client.call(rest.call)).body;
+    const expected = JSON.parse(restBody) as { songs?: unknown[] };
+    if (!expected.songs || expected.songs.length !== Math.min(page, 150)) throw new Error(`REST page ${page} is not a full page: ${restBody.slice(0, 300)}`);
+    for (const scenario of list.filter((s) => s.page === page && s.comparable && s.id !== rest.id)) {
+      const contender = running.get(scenario.contender);
+      if (!contender || results.get(scenario.id)!.skipped) continue;
+      const answer = await contender.client.call(scenario.call);
+      let actual: unknown;
+      try {
+        actual = scenario.comparable!(answer.body);
+      } catch (error) {
+        actual = `unreadable answer (${answer.status}): ${error instanceof Error ? error.message : error}`;
+      }
+      if (!isDeepStrictEqual(actual, expected)) {
+        const message = `${scenario.id}: the answer differs from REST's (page ${page}): ${json(actual).slice(0, 300)} …`;
+        if (scenario.contender === 'postgraphile') {
+          markSkipped(list, results, 'postgraphile', `not run: its answer differs from REST's (${message})`);
+          continue;
+        }
+        throw new Error(message);
+      }
+      const bytes = scenario.contender === 'baseline' ? answer.body : scenario.contender === 'service' ? json(actual) : undefined;
+      if (bytes !== undefined && bytes !== restBody) notes.add(`${scenario.id}: same JSON value as REST but not the same bytes`);
+    }
+  }
+  notes.add('Before measuring: baseline, REST, GraphQL (data.catalogSongs) and PostGraphile (mapped to the REST shape) answers were checked equal at every page; baseline and GraphQL byte for byte with REST unless noted.');
+}
+
+function markSkipped(list: Scenario[], results: Map<string, ScenarioResult>, contender: ContenderKey, reason: string): void {
+  for (const s of list.filter((x) => x.contender === contender)) results.get(s.id)!.skipped = reason;
+}
+
+/** Phase 1: statements per request through a counting proxy (contenders started for it, then stopped). */
+async function countStatements(databaseUrl: string, list: Scenario[], results: Map<string, ScenarioResult>, notes: Set<string>): Promise<void> {
+  const target = new URL(databaseUrl);
+  for (const spec of CONTENDERS) {
+    const own = list.filter((s) => s.contender === spec.key && !results.get(s.id)!.skipped);
+    if (!own.length) continue;
+    const proxy = await startCountingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    let running: Running | undefined;
+    try {
+      running = await start(spec, viaPort(databaseUrl, '127.0.0.1', proxy.port));
+      for (const scenario of own) {
+        await sequential(running.client, scenario.call, 10);
+        await sleep(100);
+        proxy.reset();
+        await sequential(running.client, scenario.call, settings.countRequests);
+        await sleep(200);
+        const result = results.get(scenario.id)!;
+        result.statementsPerRequest = proxy.count / settings.countRequests;
+        proxy.reset();
+        await sequential(running.client, scenario.call, 1);
+        await sleep(200);
+        result.sampleStatements = proxy.queries.map((q) => q.replace(/\s+/g, ' ').trim().slice(0, 240));
+      }
+    } catch (error) {
+      if (spec.key !== 'postgraphile') throw error;
+      markSkipped(list, results, 'postgraphile', `not run: ${firstLine(error)}`);
+    } finally {
+      await running?.stop();
+      await proxy.close();
+    }
+  }
+  notes.add(`Statements: counted by a TCP proxy parsing the PostgreSQL wire protocol (Query and Execute messages), ${settings.countRequests} sequential requests per scenario after 10 unmeasured; authentication and rate-limit statements included.`);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+/** One fixed-rate burst of a scenario: CPU of the contender process and of its backends, latencies. */
+async function burst(admin: PgClient, running: Running, scenario: Scenario, result: ScenarioResult): Promise<void> {
+  await running.client.fixedRate(scenario.call, settings.rate, settings.preRollSeconds);
+  const appName = running.spec.appName;
+  const before = snapshot([running.pid, ...(await backendPids(admin, appName))]);
+  const load = await running.client.fixedRate(scenario.call, settings.rate, settings.seconds);
+  const afterBackends = await backendPids(admin, appName);
+  const after = snapshot([running.pid, ...afterBackends]);
+  const server = (after.get(running.pid) ?? 0) - (before.get(running.pid) ?? 0);
+  before.delete(running.pid);
+  after.delete(running.pid);
+  const pg = cpuDelta(before, after);
+  const n = Math.max(1, load.ok + load.errors);
+  result.rounds.push({
+    requests: load.ok,
+    errors: load.errors,
+    serverMs: server / 1e6 / n,
+    postgresMs: pg.ns / 1e6 / n,
+    backends: afterBackends.length,
+    backendsLost: pg.lost,
+  });
+  result.latencies.push(...load.latencies);
+}
+
+// ───────────────────────────── report ─────────────────────────────
+
+interface Summary {
+  id: string;
+  contender: ContenderKey;
+  name: string;
+  page?: number;
+  serverMs?: number;
+  postgresMs?: number;
+  totalMs?: number;
+  statementsPerRequest?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  requests: number;
+  errors: number;
+  skipped?: string;
+  sampleStatements?: string[];
+  rounds: Round[];
+}
+
+function summarize(result: ScenarioResult): Summary {
+  const r = result.rounds;
+  return {
+    id: result.id,
+    contender: result.contender,
+    name: result.name,
+    page: result.page,
+    serverMs: r.length ? median(r.map((x) => x.serverMs)) : undefined,
+    postgresMs: r.length ? median(r.map((x) => x.postgresMs)) : undefined,
+    totalMs: r.length ? median(r.map((x) => x.serverMs + x.postgresMs)) : undefined,
+    statementsPerRequest: result.statementsPerRequest,
+    p50Ms: result.latencies.length ? quantile(result.latencies, 0.5) : undefined,
+    p99Ms: result.latencies.length ? quantile(result.latencies, 0.99) : undefined,
+    requests: r.reduce((a, x) => a + x.requests, 0),
+    errors: r.reduce((a, x) => a + x.errors, 0),
+    skipped: result.skipped,
+    sampleStatements: result.sampleStatements,
+    rounds: r,
+  };
+}
+
+interface Check {
+  check: string;
+  value: string;
+  must: string;
+  target: string;
+  verdict: string;
+}
+
+const fmt = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+
+function verdict(value: number | undefined, must: (v: number) => boolean, target: (v: number) => boolean): string {
+  if (value === undefined || Number.isNaN(value)) return 'not measured';
+  if (target(value)) return '✓ target';
+  if (must(value)) return '✓ must, ✗ target';
+  return '✗ must';
+}
+
+function checks(byId: Map<string, Summary>): Check[] {
+  const list: Check[] = [];
+  const get = (id: string) => byId.get(id);
+  const [lo, mid, hi] = [settings.pages[0], settings.pages.includes(50) ? 50 : settings.pages[1], settings.pages[settings.pages.length - 1]];
+  for (const kind of ['rest', 'graphql'] as const) {
+    const counts = settings.pages.map((p) => get(`${kind}-${p}`)?.statementsPerRequest);
+    const known = counts.every((c) => c !== undefined);
+    const equal = known && counts.every((c) => Math.abs(c! - counts[0]!) < 0.05);
+    const max = known ? Math.max(...(counts as number[])) : undefined;
+    list.push({
+      check: `SQL statements per request, ${kind === 'rest' ? 'REST' : 'GraphQL'}, pages ${settings.pages.join('/')}`,
+      value: counts.map((c) => fmt(c)).join(' / '),
+      must: 'equal across pages, ≤ 3',
+      target: '≤ 2',
+      verdict: !known ? 'not measured' : !equal ? '✗ must (differ across pages)' : verdict(max, (v) => v <= 3.005, (v) => v <= 2.005),
+    });
+  }
+  const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
+  const vsHand = ratio(get(`baseline-${mid}`)?.totalMs, get(`rest-${mid}`)?.totalMs);
+  list.push({ check: `REST CPU vs hand-written, page ${mid} (hand-written ÷ REST, server + PostgreSQL)`, value: `${fmt(vsHand)}×`, must: '≥ 0.40×', target: '≥ 0.55×', verdict: verdict(vsHand, (v) => v >= 0.4, (v) => v >= 0.55) });
+  const pgl = get(`postgraphile-${mid}`);
+  const vsPgl = pgl?.skipped ? undefined : ratio(pgl?.totalMs, get(`graphql-${mid}`)?.totalMs);
+  list.push({
+    check: `GraphQL CPU vs PostGraphile v5, page ${mid} (PostGraphile ÷ GraphQL)`,
+    value: pgl?.skipped ? pgl.skipped : `${fmt(vsPgl)}×`,
+    must: '≥ 1.0×',
+    target: '≥ 1.3×',
+    verdict: pgl?.skipped ? 'not measured' : verdict(vsPgl, (v) => v >= 1.0, (v) => v >= 1.3),
+  });
+  for (const kind of ['rest', 'graphql'] as const) {
+    const p99 = ratio(get(`${kind}-${mid}`)?.p99Ms, get(`baseline-${mid}`)?.p99Ms);
+    list.push({ check: `p99 at ${settings.rate} req/s, ${kind === 'rest' ? 'REST' : 'GraphQL'} ÷ hand-written, page ${mid}`, value: `${fmt(p99)}×`, must: '≤ 2×', target: '≤ 1.5×', verdict: verdict(p99, (v) => v <= 2, (v) => v <= 1.5) });
+  }
+  for (const kind of ['rest', 'graphql'] as const) {
+    const growth = ratio(get(`${kind}-${hi}`)?.totalMs, get(`${kind}-${lo}`)?.totalMs);
+    list.push({ check: `CPU page ${hi} ÷ page ${lo}, ${kind === 'rest' ? 'REST' : 'GraphQL'}`, value: `${fmt(growth)}×`, must: '≤ 3.5×', target: '≤ 2.75×', verdict: verdict(growth, (v) => v <= 3.5, (v) => v <= 2.75) });
+  }
+  const runs = get('runs')?.totalMs;
+  list.push({ check: 'Fixed cost: GET /api/tasks/runs?runId= CPU per request (server + PostgreSQL)', value: `${fmt(runs)} ms`, must: '≤ 2.5 ms', target: '≤ 1.5 ms', verdict: verdict(runs, (v) => v <= 2.5, (v) => v <= 1.5) });
+  return list;
+}
+
+function markdown(summaries: Summary[], checkList: Check[], header: string): string {
+  const lines = [header, '', '| contender | page | CPU server ms/req | CPU PostgreSQL ms/req | CPU total ms/req | SQL statements/req | p50 ms | p99 ms | requests (errors) |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const s of summaries) {
+    if (s.skipped) {
+      lines.push(`| ${s.name} | ${s.page ?? '–'} | ${s.skipped} | | | | | | |`);
+      continue;
+    }
+    lines.push(
+      `| ${s.name} | ${s.page ?? '–'} | ${fmt(s.serverMs)} | ${fmt(s.postgresMs)} | ${fmt(s.totalMs)} | ${fmt(s.statementsPerRequest)} | ${fmt(s.p50Ms, 1)} | ${fmt(s.p99Ms, 1)} | ${s.requests} (${s.errors}) |`,
+    );
+  }
+  lines.push('', '| check | measured | must | target | verdict |', '|---|---|---|---|---|');
+  for (const c of checkList) lines.push(`| ${c.check} | ${c.value} | ${c.must} | ${c.target} | ${c.verdict} |`);
+  return lines.join('\n');
+}
+
+// ───────────────────────────── main ─────────────────────────────
+
+export async function sideBySide(): Promise<void> {
+  const started = Date.now();
+  const logger = createLogger('warn');
+  const list = scenarios();
+  const results = new Map<string, ScenarioResult>(list.map((s) => [s.id, { id: s.id, contender: s.contender, name: s.name, page: s.page, rounds: [], latencies: [] }]));
+  const notes = new Set<string>();
+  const loadBefore = loadavg();
+  const db = await openBenchDatabase(logger);
+  console.log(`bench database: ${db.source}`);
+  const running = new Map<ContenderKey, Running>();
+  let admin: PgClient | undefined;
+  try {
+    const config = loadConfig({ ...process.env, DATABASE_URL: db.url, DEMO_SEED: 'true', LOG_LEVEL: 'warn' });
+    const database = await openDatabase(config, logger, { entities });
+    try {
+      await prepareVolume(database.orm);
+    } finally {
+      await database.close();
+    }
+    admin = new PgClient({ connectionString: db.url, application_name: 'mas_bench_harness' });
+    await admin.connect();
+    const postgresVersion = (await admin.query<{ v: string }>(`select current_setting('server_version') as v`)).rows[0].v;
+
+    console.log('phase 1/2: SQL statements per request (counting proxy)');
+    await countStatements(db.url, list, results, notes);
+
+    console.log('phase 2/2: CPU and latency at a fixed rate, interleaved rounds');
+    for (const spec of CONTENDERS) {
+      if (list.every((s) => s.contender !== spec.key || results.get(s.id)!.skipped)) continue;
+      try {
+        running.set(spec.key, await start(spec, db.url));
+      } catch (error) {
+        if (spec.key !== 'postgraphile') throw error;
+        markSkipped(list, results, 'postgraphile', `not run: ${firstLine(error)}`);
+      }
+    }
+    await checkSameJson(running, list, results, notes);
+    const active = list.filter((s) => !results.get(s.id)!.skipped);
+    for (const scenario of active) await running.get(scenario.contender)!.client.fixedRate(scenario.call, settings.rate, settings.warmupSeconds);
+    for (let round = 0; round < settings.rounds; round += 1) {
+      // Each round starts at another scenario: none is always first (or last) after the others.
+      const shift = Math.floor((round * active.length) / settings.rounds);
+      const order = [...active.slice(shift), ...active.slice(0, shift)];
+      process.stdout.write(`  round ${round + 1}/${settings.rounds} `);
+      for (const scenario of order) {
+        await burst(admin, running.get(scenario.contender)!, scenario, results.get(scenario.id)!);
+        process.stdout.write('.');
+      }
+      process.stdout.write('\n');
+    }
+    for (const r of running.values()) await r.stop();
+    running.clear();
+
+    const summaries = list.map((s) => summarize(results.get(s.id)!));
+    const byId = new Map(summaries.map((s) => [s.id, s]));
+    const checkList = checks(byId);
+    const lost = summaries.reduce((a, s) => a + s.rounds.reduce((b, r) => b + r.backendsLost, 0), 0);
+    if (lost) notes.add(`${lost} PostgreSQL backend(s) exited during a measured burst: their CPU in that burst is missing.`);
+    const errors = summaries.reduce((a, s) => a + s.errors, 0);
+    if (errors) notes.add(`${errors} request(s) failed or answered another status than 200 during the rounds (see requests (errors)).`);
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      postgres: postgresVersion,
+      loadAverageBefore: loadBefore.map((l) => Number(l.toFixed(2))),
+      loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))),
+    };
+    const date = new Date().toISOString();
+    const header = [
+      `Measured ${date.slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres} (${db.source}); load average before/after ${machine.loadAverageBefore[0]} / ${machine.loadAverageAfter[0]}.`,
+      `${settings.rate} req/s open loop, ${settings.rounds} interleaved rounds × ${settings.seconds} s per scenario${settings.quick ? ' (BENCH_QUICK)' : ''}; CPU: median over rounds; p50/p99: all rounds' requests.`,
+    ].join('\n');
+    const table = markdown(summaries, checkList, header);
+    console.log(`\n${table}\n`);
+    for (const note of notes) console.log(`- ${note}`);
+    const out = resolve(settings.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(
+      out,
+      `${JSON.stringify(
+        {
+          date,
+          durationS: Math.round((Date.now() - started) / 1000),
+          machine,
+          database: db.source,
+          settings,
+          contenders: CONTENDERS.map(({ key, label }) => ({ key, label })),
+          scenarios: summaries,
+          checks: checkList,
+          notes: [...notes],
+          markdown: table,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`\nJSON: ${out} (${Math.round((Date.now() - started) / 1000)} s)`);
+  } finally {
+    for (const r of running.values()) await r.stop().catch(() => undefined);
+    await admin?.end().catch(() => undefined);
+    await db.close();
+  }
+}
