@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { OperationSpecs } from '../../common/operations';
-import { linkArtistResearchInput } from './artist-research.service';
 import {
   artistPlaylistsInput,
   artistTracksInput,
   curatorInput,
   discoverInput,
+  linkArtistResearchInput,
   platformSearchInput,
   researchSearchInput,
   trackStatsInput,
 } from './research.inputs';
 
-/** The zod schema each operation's input is parsed with (its service validates with the same one), by root field. */
+/** The zod schema each operation's input is parsed with (its resolver validates with the same one), by root field. */
 export const researchOperations: OperationSpecs = {
   'Query.trackStats': { input: trackStatsInput },
   'Query.discover': { input: discoverInput },
