@@ -65,6 +65,9 @@ interface Served<T> {
 
 type SaveRow = AnswerRow & { kind: StoredKind };
 
+/** The storage the service writes through; stored answers are read through the request's loader. */
+export type ResearchAnswerStore = Pick<ResearchRepository, 'saveAnswers'>;
+
 /** What the service needs besides storage: the providers, the answer TTLs, the research budget, a log. */
 export interface ResearchCollaborators {
   providers: Providers;
@@ -133,7 +136,7 @@ export function trackStatsAnswerKeys(input: TrackStatsInput): string[] {
  */
 export class ResearchService {
   constructor(
-    private readonly repo: Pick<ResearchRepository, 'saveAnswers'>,
+    private readonly repo: ResearchAnswerStore,
     private readonly loaders: Pick<ResearchLoaders, 'researchAnswer'>,
     private readonly collab: ResearchCollaborators,
   ) {}
