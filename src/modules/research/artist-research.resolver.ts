@@ -1,10 +1,13 @@
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { requireViewer } from '../../auth/access';
+import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { PROVIDER_CALL } from '../../graphql/cost';
 import { SuccessStatus } from '../../graphql/common.types';
 import { Artist } from '../artist';
-import { ArtistResearchService } from './artist-research.service';
+import { artistResearchService } from './research.context';
 import { ArtistResearchLink, ArtistResearchResult, LinkArtistResearchInput } from './artist-research.types';
+import { linkArtistResearchInput, linkArtistResearchTwinInput } from './research.inputs';
 import { ResearchArtist } from './research.types';
 
 @Resolver()
@@ -16,13 +19,17 @@ export class ArtistResearchMutationResolver {
     @Arg('id', () => ID, { description: 'The artist account' }) id: string,
     @Arg('research_id', () => String, { nullable: true, description: 'Research artist id (digits); null (or absent) clears the link' }) research_id?: string | null,
   ): Promise<ArtistResearchResult> {
-    return { status: SuccessStatus.success, artist: await new ArtistResearchService(ctx).link({ id, research_id }) };
+    const viewer = requireViewer(ctx.viewer);
+    // REST drops a null before it gets here (the route requires the key), so an absent research_id means null.
+    const input = validate(linkArtistResearchInput, { id, research_id: research_id ?? null });
+    return { status: SuccessStatus.success, artist: await artistResearchService(ctx).link(viewer, input) };
   }
 
   @Authorized()
   @Mutation(() => ArtistResearchResult, { description: "Links an artist to the research provider's artist, or with research_id null to none" })
   async linkArtistResearch(@Ctx() ctx: Context, @Arg('input', () => LinkArtistResearchInput) input: LinkArtistResearchInput): Promise<ArtistResearchResult> {
-    return { status: SuccessStatus.success, artist: await new ArtistResearchService(ctx).linkInput({ ...input }) };
+    const viewer = requireViewer(ctx.viewer);
+    return { status: SuccessStatus.success, artist: await artistResearchService(ctx).linkInput(viewer, validate(linkArtistResearchTwinInput, { ...input }, 'input')) };
   }
 }
 
@@ -34,7 +41,7 @@ export class ArtistResearchResolver {
     description: 'How the artist is linked to the research provider (linking by search first, as `research`); null when not reachable',
   })
   research_link(@Root() artist: Artist, @Ctx() ctx: Context): Promise<ArtistResearchLink | null> {
-    return new ArtistResearchService(ctx).linkOf(artist);
+    return artistResearchService(ctx).linkOf(requireViewer(ctx.viewer), artist);
   }
 
   @Extensions(PROVIDER_CALL)
@@ -43,6 +50,6 @@ export class ArtistResearchResolver {
     description: "The research provider's artist: the stored link, else found once by name and stored (match `search`); null when none matches",
   })
   research(@Root() artist: Artist, @Ctx() ctx: Context): Promise<ResearchArtist | null> {
-    return new ArtistResearchService(ctx).researchOf(artist);
+    return artistResearchService(ctx).researchOf(requireViewer(ctx.viewer), artist);
   }
 }

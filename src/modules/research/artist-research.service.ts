@@ -1,52 +1,22 @@
-import DataLoader from 'dataloader';
-import { z } from 'zod';
-import { requireViewer } from '../../auth/access';
-import { validate, uuid } from '../../common/validation';
-import type { Context } from '../../graphql/context';
-import { pgArray } from '../../db/sql';
-import { Artist, artistService } from '../artist';
-import { isObj } from './research.mappers';
-import { ResearchService } from './research.service';
+import type { Viewer } from '../../auth/viewer';
+import { validate } from '../../common/validation';
+import type { Artist, ArtistService } from '../artist';
 import type { ArtistResearchLink, ArtistResearchRecord } from './artist-research.types';
+import { ArtistResearchLinkInput, ArtistResearchTwinInput, researchSearchInput } from './research.inputs';
+import type { ResearchLoaders } from './research.loaders';
+import { isObj } from './research.mappers';
+import type { ResearchRepository } from './research.repository';
+import type { ResearchService } from './research.service';
 import type { ResearchArtist } from './research.types';
-
-const researchId = z
-  .string({ message: 'is required: a research artist id (digits), or null to clear the link' })
-  .regex(/^[0-9]{1,20}$/, { message: 'must be a research artist id (digits only)' })
-  .nullable();
-
-export const linkArtistResearchInput = z.object({
-  id: uuid().describe('the artist account'),
-  research_id: researchId.describe('research artist id from GET /api/research/discover or GET /api/research; null clears the link'),
-});
-const twinInput = z.object({ artist_id: uuid(), research_id: researchId });
 
 /** Candidates the search by name considers. */
 const SEARCH_LIMIT = 10;
 
-type LinkRow = { artist_id: string; research_id: string | null; research_match: string; matched_at: Date };
-
-const perRequest = new WeakMap<Context, DataLoader<string, LinkRow | null>>();
-const resolving = new WeakMap<Context, Map<string, Promise<string | null>>>();
-
-/** Stored links by artist id: one statement for every artist of a request. */
-function linkLoader(ctx: Context): DataLoader<string, LinkRow | null> {
-  let loader = perRequest.get(ctx);
-  if (!loader) {
-    loader = new DataLoader<string, LinkRow | null>(async (ids) => {
-      const rows = await ctx.em.getConnection().execute<LinkRow[]>(
-        `select artist_id, research_id, research_match, matched_at from artist_research_links where artist_id = any(?::uuid[])`,
-        [pgArray([...ids])],
-      );
-      const byId = new Map(rows.map((r) => [r.artist_id, { ...r, matched_at: new Date(r.matched_at) }]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
-    perRequest.set(ctx, loader);
-  }
-  return loader;
-}
-
 const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** The storage the links need: the two writes, and the request's link loader and per-artist resolutions. */
+export type ArtistResearchStore = Pick<ResearchRepository, 'setExplicitLink' | 'storeSearchedLink'>;
+export type ArtistResearchLoaders = Pick<ResearchLoaders, 'researchLink' | 'researchLinkResolving'>;
 
 /**
  * The research provider's artist behind a roster artist: a stored link (explicit, or found once
@@ -54,82 +24,75 @@ const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCas
  * artist reach: an artist the caller cannot reach has no link for it, and is never searched.
  */
 export class ArtistResearchService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: ArtistResearchStore,
+    private readonly loaders: ArtistResearchLoaders,
+    private readonly artists: Pick<ArtistService, 'requireArtist' | 'canReach'>,
+    private readonly research: Pick<ResearchService, 'search'>,
+  ) {}
 
   /**
    * PATCH /api/artists/{id}: sets (or with null clears) the link explicitly. REST drops a null
-   * before it gets here (the route requires the key), so an absent research_id means null.
+   * before it gets here, so the resolver reads an absent research_id as null.
    */
-  async link(args: { id: unknown; research_id?: unknown }): Promise<ArtistResearchRecord> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(linkArtistResearchInput, { id: args.id, research_id: args.research_id ?? null });
-    return this.setLink(input.id, input.research_id);
+  link(viewer: Viewer, input: ArtistResearchLinkInput): Promise<ArtistResearchRecord> {
+    return this.setLink(viewer, input.id, input.research_id);
   }
 
   /** The GraphQL twin, with one input type. */
-  async linkInput(input: unknown): Promise<ArtistResearchRecord> {
-    requireViewer(this.ctx.viewer);
-    const parsed = validate(twinInput, input, 'input');
-    return this.setLink(parsed.artist_id, parsed.research_id);
+  linkInput(viewer: Viewer, input: ArtistResearchTwinInput): Promise<ArtistResearchRecord> {
+    return this.setLink(viewer, input.artist_id, input.research_id);
   }
 
-  private async setLink(artistId: string, researchIdValue: string | null): Promise<ArtistResearchRecord> {
-    const artist = await artistService(this.ctx).requireArtist(requireViewer(this.ctx.viewer), artistId);
-    const [row] = await this.ctx.em.getConnection().execute<LinkRow[]>(
-      `insert into artist_research_links (artist_id, research_id, research_match, matched_at) values (?, ?, 'explicit', now())
-       on conflict (artist_id) do update set research_id = excluded.research_id, research_match = excluded.research_match, matched_at = excluded.matched_at
-       returning artist_id, research_id, research_match, matched_at`,
-      [artist.id, researchIdValue],
-    );
-    linkLoader(this.ctx).clear(artist.id);
-    resolving.get(this.ctx)?.delete(artist.id);
-    return { id: artist.id, name: artist.name, research_id: row.research_id, research_match: row.research_match, research_matched_at: new Date(row.matched_at) };
+  /** 404 for an unknown artist and 403 for one out of reach come from the artist rules, before any write. */
+  private async setLink(viewer: Viewer, artistId: string, researchIdValue: string | null): Promise<ArtistResearchRecord> {
+    const artist = await this.artists.requireArtist(viewer, artistId);
+    const row = await this.repo.setExplicitLink(artist.id, researchIdValue);
+    this.loaders.researchLink.clear(artist.id);
+    this.loaders.researchLinkResolving.delete(artist.id);
+    return { id: artist.id, name: artist.name, research_id: row.research_id, research_match: row.research_match, research_matched_at: row.matched_at };
   }
 
   /** Artist.research_link: null when not reachable; asking for it links by search like Artist.research. */
-  async linkOf(artist: Artist): Promise<ArtistResearchLink | null> {
-    if (!(await artistService(this.ctx).canReach(requireViewer(this.ctx.viewer), artist.id))) return null;
-    await this.resolve(artist);
-    const row = await linkLoader(this.ctx).load(artist.id);
+  async linkOf(viewer: Viewer, artist: Artist): Promise<ArtistResearchLink | null> {
+    if (!(await this.artists.canReach(viewer, artist.id))) return null;
+    await this.resolve(viewer, artist);
+    const row = await this.loaders.researchLink.load(artist.id);
     return row ? { research_id: row.research_id, match: row.research_match, matched_at: row.matched_at } : null;
   }
 
   /** Artist.research: the linked research artist, searching by name once when no link is stored. */
-  async researchOf(artist: Artist): Promise<ResearchArtist | null> {
-    if (!(await artistService(this.ctx).canReach(requireViewer(this.ctx.viewer), artist.id))) return null;
-    const researchId = await this.resolve(artist);
+  async researchOf(viewer: Viewer, artist: Artist): Promise<ResearchArtist | null> {
+    if (!(await this.artists.canReach(viewer, artist.id))) return null;
+    const researchId = await this.resolve(viewer, artist);
     return researchId ? { id: researchId } : null;
   }
 
   /** The linked research id, stored first if need be; one search per artist and request however many fields ask. */
-  private resolve(artist: Artist): Promise<string | null> {
-    let pending = resolving.get(this.ctx);
-    if (!pending) resolving.set(this.ctx, (pending = new Map()));
+  private resolve(viewer: Viewer, artist: Artist): Promise<string | null> {
+    const pending = this.loaders.researchLinkResolving;
     let found = pending.get(artist.id);
     if (!found) {
-      found = this.linkOrSearch(artist);
+      found = this.linkOrSearch(viewer, artist);
       pending.set(artist.id, found);
     }
     return found;
   }
 
-  private async linkOrSearch(artist: Artist): Promise<string | null> {
-    const stored = await linkLoader(this.ctx).load(artist.id);
+  private async linkOrSearch(viewer: Viewer, artist: Artist): Promise<string | null> {
+    const stored = await this.loaders.researchLink.load(artist.id);
     if (stored) return stored.research_id;
-    const found = await this.searchByName(artist.name);
+    const found = await this.searchByName(viewer, artist.name);
     // A link set meanwhile (explicit or another request's search) wins over this one.
-    const [row] = await this.ctx.em.getConnection().execute<LinkRow[]>(
-      `insert into artist_research_links (artist_id, research_id, research_match, matched_at) values (?, ?, 'search', now())
-       on conflict (artist_id) do nothing returning artist_id, research_id, research_match, matched_at`,
-      [artist.id, found],
-    );
-    linkLoader(this.ctx).clear(artist.id);
-    return row ? row.research_id : ((await linkLoader(this.ctx).load(artist.id))?.research_id ?? null);
+    const row = await this.repo.storeSearchedLink(artist.id, found);
+    this.loaders.researchLink.clear(artist.id);
+    return row ? row.research_id : ((await this.loaders.researchLink.load(artist.id))?.research_id ?? null);
   }
 
   /** The provider's best artist for a name: an exact (case- and space-insensitive) match, else its first. */
-  private async searchByName(name: string): Promise<string | null> {
-    const results = await new ResearchService(this.ctx).search({ q: name.slice(0, 200), type: 'artists', limit: SEARCH_LIMIT });
+  private async searchByName(viewer: Viewer, name: string): Promise<string | null> {
+    // The search request is built here, not by a client: parsed for its defaults and the normalized query.
+    const results = await this.research.search(viewer, validate(researchSearchInput, { q: name.slice(0, 200), type: 'artists', limit: SEARCH_LIMIT }));
     const candidates = (Array.isArray(results.artists) ? results.artists : [])
       .filter(isObj)
       .map((a) => ({ id: String(a.id ?? ''), name: typeof a.name === 'string' ? a.name : '' }))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuid } from '../../common/validation';
 import { CURATOR_PLATFORMS, PLATFORMS } from '../../providers/platforms';
 
 const trimmed = (field: string) => z.string().trim().min(1, { message: `${field} must not be empty` });
@@ -109,6 +110,7 @@ export const curatorInput = z.object({
   platform: z.enum(CURATOR_PLATFORMS, { message: `must be one of: ${CURATOR_PLATFORMS.join(', ')}` }).describe('streaming platform'),
   id: numericId('curator').describe('curator id, digits only'),
 });
+export type CuratorInput = z.output<typeof curatorInput>;
 
 export const PLATFORM_SEARCH_TYPES = ['album', 'artist', 'playlist', 'track', 'show', 'episode', 'audiobook'] as const;
 
@@ -152,12 +154,14 @@ export type ResearchSearchInput = z.output<typeof researchSearchInput>;
 export const artistInput = z.object({
   artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
 });
+export type ArtistInput = z.output<typeof artistInput>;
 
 export const artistTracksInput = z.object({
   artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
   limit: bounded(1, 100, 20),
   offset: int().min(0, { message: 'must be at least 0' }).default(0),
 });
+export type ArtistTracksInput = z.output<typeof artistTracksInput>;
 
 export const PLAYLIST_STATUSES = ['current', 'past'] as const;
 export const artistPlaylistsInput = z.object({
@@ -167,3 +171,20 @@ export const artistPlaylistsInput = z.object({
   limit: bounded(1, 100, 20),
   offset: int().min(0, { message: 'must be at least 0' }).default(0),
 });
+export type ArtistPlaylistsInput = z.output<typeof artistPlaylistsInput>;
+
+const researchId = z
+  .string({ message: 'is required: a research artist id (digits), or null to clear the link' })
+  .regex(/^[0-9]{1,20}$/, { message: 'must be a research artist id (digits only)' })
+  .nullable();
+
+/** PATCH /api/artists/{id} (Mutation.updateArtist). */
+export const linkArtistResearchInput = z.object({
+  id: uuid().describe('the artist account'),
+  research_id: researchId.describe('research artist id from GET /api/research/discover or GET /api/research; null clears the link'),
+});
+export type ArtistResearchLinkInput = z.output<typeof linkArtistResearchInput>;
+
+/** Mutation.linkArtistResearch: the same link as one input type. */
+export const linkArtistResearchTwinInput = z.object({ artist_id: uuid(), research_id: researchId });
+export type ArtistResearchTwinInput = z.output<typeof linkArtistResearchTwinInput>;

@@ -1,32 +1,29 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { pgArray } from '../../db/sql';
+import { ResearchLinkRow, ResearchRepository, StoredAnswer } from './research.repository';
 
-export interface StoredAnswer {
-  kind: string;
-  key: string;
-  source: string;
-  payload: unknown;
-  capturedAt: Date;
-}
+export type { StoredAnswer } from './research.repository';
 
 /** `kind` and `key` of a stored answer joined into one loader key. */
 export const answerKey = (kind: string, key: string) => `${kind}\u0000${key}`;
 
 export function createResearchLoaders(em: EntityManager) {
+  const repo = new ResearchRepository(em);
   return {
     /** Stored provider answers by answerKey(kind, key): one query however many are asked for. */
     researchAnswer: new DataLoader<string, StoredAnswer | null>(async (keys) => {
-      const pairs = keys.map((k) => k.split('\u0000') as [string, string]);
-      const rows = await em.getConnection().execute<{ kind: string; key: string; source: string; payload: unknown; captured_at: Date }[]>(
-        `select a.kind, a.key, a.source, a.payload, a.captured_at from research_answers a
-          join unnest(?::text[], ?::text[]) as w(kind, key) on a.kind = w.kind and a.key = w.key`,
-        [pgArray(pairs.map((p) => p[0])), pgArray(pairs.map((p) => p[1]))],
-      );
-      const byKey = new Map(
-        rows.map((r) => [answerKey(r.kind, r.key), { kind: r.kind, key: r.key, source: r.source, payload: r.payload, capturedAt: new Date(r.captured_at) }]),
-      );
+      const rows = await repo.answers(keys.map((k) => k.split('\u0000') as [string, string]));
+      const byKey = new Map(rows.map((r) => [answerKey(r.kind, r.key), r]));
       return keys.map((k) => byKey.get(k) ?? null);
     }),
+    /** Stored research links by artist id: one statement for every artist of a request. */
+    researchLink: new DataLoader<string, ResearchLinkRow | null>(async (ids) => {
+      const byId = new Map((await repo.linksOf(ids)).map((r) => [r.artist_id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    /** The research id each artist resolves to in this request (stored link, else one search): one search per artist however many fields ask. */
+    researchLinkResolving: new Map<string, Promise<string | null>>(),
   };
 }
+
+export type ResearchLoaders = ReturnType<typeof createResearchLoaders>;

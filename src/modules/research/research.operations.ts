@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { OperationSpecs } from '../../common/operations';
-import { linkArtistResearchInput } from './artist-research.service';
 import {
   artistPlaylistsInput,
   artistTracksInput,
   curatorInput,
   discoverInput,
+  linkArtistResearchInput,
   platformSearchInput,
   researchSearchInput,
   trackStatsInput,

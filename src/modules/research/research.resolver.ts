@@ -1,10 +1,22 @@
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { requireViewer } from '../../auth/access';
+import { validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { PROVIDER_BATCH, PROVIDER_CALL } from '../../graphql/cost';
 import { ResultStatus } from '../../graphql/common.types';
 import { reachableSong, Song } from '../catalog';
-import { songStats } from './research.batch';
-import { ResearchService } from './research.service';
+import { batchedTrackStats } from './research.batch';
+import { researchService } from './research.context';
+import {
+  artistInput,
+  artistPlaylistsInput,
+  artistTracksInput,
+  curatorInput,
+  discoverInput,
+  platformSearchInput,
+  researchSearchInput,
+  trackStatsInput,
+} from './research.inputs';
 import {
   ArtistPlaylistsResult,
   ArtistTracksResult,
@@ -52,7 +64,7 @@ export class ResearchResolver {
   @Extensions(PROVIDER_CALL)
   @Query(() => TrackStatsResult, { description: 'Per-track statistics across sources (GET /api/research/track/stats); exactly one track identifier' })
   trackStats(@Ctx() ctx: Context, @Args() args: TrackStatsArgs): Promise<TrackStatsResult> {
-    return new ResearchService(ctx).trackStats({ ...args });
+    return researchService(ctx).trackStats(requireViewer(ctx.viewer), validate(trackStatsInput, withoutNulls({ ...args })));
   }
 
   @Authorized()
@@ -67,7 +79,9 @@ export class ResearchResolver {
     @Arg('sort', Str, { nullable: true, description: 'sort field, e.g. weekly_diff.sp_monthly_listeners' }) sort?: string,
     @Arg('limit', () => Int, { nullable: true, description: '1-100, default 20' }) limit?: number,
   ): Promise<DiscoverResult> {
-    const artists = await new ResearchService(ctx).discover({ country, genre, sp_monthly_listeners_min, sp_monthly_listeners_max, sort, limit });
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(discoverInput, withoutNulls({ country, genre, sp_monthly_listeners_min, sp_monthly_listeners_max, sort, limit }));
+    const artists = await researchService(ctx).discover(viewer, input);
     return { status: ResultStatus.success, artists };
   }
 
@@ -79,14 +93,14 @@ export class ResearchResolver {
     @Arg('platform', Str, { description: 'platform_a, platform_b or platform_c' }) platform: string,
     @Arg('id', Str, { description: 'curator id, digits only' }) id: string,
   ): Promise<CuratorProfile> {
-    return new ResearchService(ctx).curator({ platform, id });
+    return researchService(ctx).curator(requireViewer(ctx.viewer), validate(curatorInput, withoutNulls({ platform, id })));
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Query(() => GenresResult, { description: 'Genre ids for the discover filter (GET /api/research/genres)' })
   async researchGenres(@Ctx() ctx: Context): Promise<GenresResult> {
-    return { status: ResultStatus.success, genres: await new ResearchService(ctx).genres() };
+    return { status: ResultStatus.success, genres: await researchService(ctx).genres(requireViewer(ctx.viewer)) };
   }
 
   @Authorized()
@@ -100,7 +114,7 @@ export class ResearchResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-100, default 10' }) limit?: number,
     @Arg('offset', () => Int, opt) offset?: number,
   ): Promise<ResearchSearchResult> {
-    return { status: ResultStatus.success, results: await new ResearchService(ctx).search({ q, type, beta, limit, offset }) };
+    return { status: ResultStatus.success, results: await researchService(ctx).search(requireViewer(ctx.viewer), validate(researchSearchInput, withoutNulls({ q, type, beta, limit, offset }))) };
   }
 
   @Authorized()
@@ -112,7 +126,9 @@ export class ResearchResolver {
     @Arg('limit', () => Int, opt) limit?: number,
     @Arg('offset', () => Int, opt) offset?: number,
   ): Promise<ArtistTracksResult> {
-    return { status: ResultStatus.success, tracks: await new ResearchService(ctx).artistTracks({ artist, limit, offset }) };
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(artistTracksInput, withoutNulls({ artist, limit, offset }));
+    return { status: ResultStatus.success, tracks: await researchService(ctx).artistTracks(viewer, input) };
   }
 
   @Authorized()
@@ -126,7 +142,9 @@ export class ResearchResolver {
     @Arg('limit', () => Int, opt) limit?: number,
     @Arg('offset', () => Int, opt) offset?: number,
   ): Promise<ArtistPlaylistsResult> {
-    return { status: ResultStatus.success, playlists: await new ResearchService(ctx).artistPlaylists({ artist, platform, status, limit, offset }) };
+    const viewer = requireViewer(ctx.viewer);
+    const input = validate(artistPlaylistsInput, withoutNulls({ artist, platform, status, limit, offset }));
+    return { status: ResultStatus.success, playlists: await researchService(ctx).artistPlaylists(viewer, input) };
   }
 
   @Authorized()
@@ -140,7 +158,7 @@ export class ResearchResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-50, default 20' }) limit?: number,
     @Arg('offset', () => Int, { nullable: true, description: '0-10000, default 0' }) offset?: number,
   ): Promise<PlatformSearchResult> {
-    return new ResearchService(ctx).platformSearch({ q, type, market, limit, offset });
+    return researchService(ctx).platformSearch(requireViewer(ctx.viewer), validate(platformSearchInput, withoutNulls({ q, type, market, limit, offset })));
   }
 
   @Authorized()
@@ -155,13 +173,13 @@ export class ResearchArtistResolver {
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => ResearchArtistProfile, { description: 'Name, image and the latest listener and follower figures the provider has for the artist' })
   profile(@Root() artist: ResearchArtist, @Ctx() ctx: Context): Promise<ResearchArtistProfile> {
-    return new ResearchService(ctx).artistProfile({ artist: artist.id });
+    return researchService(ctx).artistProfile(requireViewer(ctx.viewer), validate(artistInput, { artist: artist.id }));
   }
 
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => [ResearchTrack])
   tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
-    return new ResearchService(ctx).artistTracks({ artist: artist.id, limit, offset });
+    return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ artist: artist.id, limit, offset })));
   }
 
   @Extensions(PROVIDER_CALL)
@@ -174,7 +192,8 @@ export class ResearchArtistResolver {
     @Arg('limit', () => Int, opt) limit?: number,
     @Arg('offset', () => Int, opt) offset?: number,
   ) {
-    return new ResearchService(ctx).artistPlaylists({ artist: artist.id, platform, status, limit, offset });
+    const viewer = requireViewer(ctx.viewer);
+    return researchService(ctx).artistPlaylists(viewer, validate(artistPlaylistsInput, withoutNulls({ artist: artist.id, platform, status, limit, offset })));
   }
 }
 
@@ -196,7 +215,8 @@ export class ResearchTrackResolver {
     @Arg('only_current', () => Boolean, opt) only_current?: boolean,
   ) {
     if (!track.isrc) return null;
-    return songStats(ctx, track.isrc, { source, with_playlists, with_charts, only_current });
+    const viewer = requireViewer(ctx.viewer);
+    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, with_playlists, with_charts, only_current }), isrc: track.isrc }));
   }
 }
 
@@ -211,7 +231,7 @@ export class ResearchPlaylistResolver {
   @FieldResolver(() => CuratorProfile, { nullable: true, description: "The playlist's curator; null when the provider names none" })
   curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
     if (!playlist.curator_id) return null;
-    return new ResearchService(ctx).curator({ platform: playlist.platform, id: playlist.curator_id });
+    return researchService(ctx).curator(requireViewer(ctx.viewer), validate(curatorInput, { platform: playlist.platform, id: playlist.curator_id }));
   }
 }
 
@@ -223,6 +243,6 @@ export class SongResearchResolver {
     description: "Statistics of the song's ISRC, as GET /api/research/track/stats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",
   })
   stats(@Root() song: Song, @Ctx() ctx: Context, @Args() args: TrackStatsOptions): Promise<TrackStatsResult> {
-    return songStats(ctx, song.isrc, { ...args });
+    return batchedTrackStats(ctx, requireViewer(ctx.viewer), validate(trackStatsInput, { ...withoutNulls({ ...args }), isrc: song.isrc }));
   }
 }

@@ -1,24 +1,24 @@
-import { requireViewer } from '../../auth/access';
+import type { RateLimiter } from '../../auth/rate-limit';
 import { RateLimitExceeded, rateLimitedError, rateSubject } from '../../auth/rate-limit';
+import type { Viewer } from '../../auth/viewer';
 import { AppError, isAppError } from '../../common/errors';
-import { validate } from '../../common/validation';
-import type { ResearchKind } from '../../config/config';
-import type { Context } from '../../graphql/context';
-import { pgArray } from '../../db/sql';
+import type { Logger } from '../../common/logger';
+import type { Config, ResearchKind } from '../../config/config';
+import type { Providers } from '../../providers';
 import { TRACK_ID_PARAMS, TrackIdField, TrackStatsAnswer } from '../../providers/track-stats/track-stats.client';
-import {
-  artistInput,
-  artistPlaylistsInput,
-  artistTracksInput,
-  curatorInput,
-  discoverInput,
-  platformSearchInput,
-  researchSearchInput,
-  trackStatsInput,
+import type {
+  ArtistInput,
+  ArtistPlaylistsInput,
+  ArtistTracksInput,
+  CuratorInput,
+  DiscoverInput,
+  PlatformSearchInput,
+  ResearchSearchInput,
   TrackStatsInput,
 } from './research.inputs';
 import { keys } from './research.keys';
-import { answerKey, StoredAnswer } from './research.loaders';
+import { answerKey, ResearchLoaders } from './research.loaders';
+import type { AnswerRow, ResearchRepository, StoredAnswer } from './research.repository';
 import {
   isObj,
   items,
@@ -63,7 +63,20 @@ interface Served<T> {
   fromStore: boolean;
 }
 
-type SaveRow = { kind: StoredKind; key: string; source: string; payload: unknown };
+type SaveRow = AnswerRow & { kind: StoredKind };
+
+/** The storage the service writes through; stored answers are read through the request's loader. */
+export type ResearchAnswerStore = Pick<ResearchRepository, 'saveAnswers'>;
+
+/** What the service needs besides storage: the providers, the answer TTLs, the research budget, a log. */
+export interface ResearchCollaborators {
+  providers: Providers;
+  settings: Config['research'];
+  rateLimiter: Pick<RateLimiter, 'consume'>;
+  log: Pick<Logger, 'warn'>;
+  /** The caller's address, naming the budget's subject as everywhere else. */
+  clientIp?: string;
+}
 
 /** How a track stats request reaches the provider and storage: directly, or through a batch. */
 interface TrackStatsIo {
@@ -109,8 +122,11 @@ function limiter(concurrency: number) {
 const PROVIDER_FAILURES = new Set(['PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE', 'PROVIDER_TIMEOUT']);
 const isProviderFailure = (error: unknown) => isAppError(error) && PROVIDER_FAILURES.has(error.code);
 
-/** GraphQL hands absent optional arguments over as undefined, explicit ones possibly as null. */
-const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
+/** Stored answers one track stats request reads (loader keys), so a batch can read all of them at once. */
+export function trackStatsAnswerKeys(input: TrackStatsInput): string[] {
+  const { idField, id, options } = trackStatsTarget(input);
+  return input.source.map((s) => answerKey('track_stats', keys.trackStats(idField, id, s, options)));
+}
 
 /**
  * Research data, stored data first: a fresh stored answer (per-kind TTL) is served without a
@@ -119,10 +135,14 @@ const present = (args: Record<string, unknown>) => Object.fromEntries(Object.ent
  * shared by every account; every operation still needs credentials.
  */
 export class ResearchService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly repo: ResearchAnswerStore,
+    private readonly loaders: Pick<ResearchLoaders, 'researchAnswer'>,
+    private readonly collab: ResearchCollaborators,
+  ) {}
 
   private get providers() {
-    return this.ctx.deps.providers;
+    return this.collab.providers;
   }
 
   private gate(source: ProviderGate['source']): ProviderGate {
@@ -139,11 +159,11 @@ export class ResearchService {
   }
 
   private isFresh(row: StoredAnswer, kind: ResearchKind, now = Date.now()): boolean {
-    return now - row.capturedAt.getTime() < this.ctx.deps.config.research.ttlSeconds[kind] * 1000;
+    return now - row.capturedAt.getTime() < this.collab.settings.ttlSeconds[kind] * 1000;
   }
 
   private load(kind: StoredKind, key: string): Promise<StoredAnswer | null> {
-    return this.ctx.loaders.researchAnswer.load(answerKey(kind, key));
+    return this.loaders.researchAnswer.load(answerKey(kind, key));
   }
 
   /** Stores answers (one statement, so all or none) and returns their capture time. */
@@ -152,25 +172,10 @@ export class ResearchService {
     const rows = [...new Map(all.map((r) => [answerKey(r.kind, r.key), r])).values()];
     const capturedAt = new Date();
     if (!rows.length) return capturedAt;
-    await this.ctx.em.getConnection().execute(
-      `insert into research_answers (id, created_at, updated_at, kind, key, source, payload, captured_at)
-       select gen_random_uuid(), ?, ?, r.kind, r.key, r.source, r.payload::jsonb, ?
-         from unnest(?::text[], ?::text[], ?::text[], ?::text[]) as r(kind, key, source, payload)
-       on conflict (kind, key) do update set payload = excluded.payload, source = excluded.source,
-         captured_at = excluded.captured_at, updated_at = excluded.updated_at`,
-      [
-        capturedAt,
-        capturedAt,
-        capturedAt,
-        pgArray(rows.map((r) => r.kind)),
-        pgArray(rows.map((r) => r.key)),
-        pgArray(rows.map((r) => r.source)),
-        pgArray(rows.map((r) => JSON.stringify(r.payload))),
-      ],
-    );
+    await this.repo.saveAnswers(rows, capturedAt);
     for (const r of rows) {
       const key = answerKey(r.kind, r.key);
-      this.ctx.loaders.researchAnswer.clear(key).prime(key, { ...r, capturedAt });
+      this.loaders.researchAnswer.clear(key).prime(key, { ...r, capturedAt });
     }
     return capturedAt;
   }
@@ -189,22 +194,15 @@ export class ResearchService {
       return { payload, capturedAt, fromStore: false };
     } catch (error) {
       if (row && isProviderFailure(error)) {
-        this.ctx.log.warn({ kind, key, code: (error as AppError).code }, 'provider failed; serving stale stored data');
+        this.collab.log.warn({ kind, key, code: (error as AppError).code }, 'provider failed; serving stale stored data');
         return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
       }
       throw error;
     }
   }
 
-  async trackStats(args: Record<string, unknown>): Promise<TrackStatsResult> {
-    requireViewer(this.ctx.viewer);
-    return this.trackStatsOf(validate(trackStatsInput, present(args)), { now: Date.now(), call: (fetch) => fetch(), store: (rows) => this.save(rows) });
-  }
-
-  /** Stored answers one track stats request reads (loader keys), so a batch can read all of them at once. */
-  trackStatsAnswerKeys(input: TrackStatsInput): string[] {
-    const { idField, id, options } = trackStatsTarget(input);
-    return input.source.map((s) => answerKey('track_stats', keys.trackStats(idField, id, s, options)));
+  async trackStats(_viewer: Viewer, input: TrackStatsInput): Promise<TrackStatsResult> {
+    return this.trackStatsOf(input, { now: Date.now(), call: (fetch) => fetch(), store: (rows) => this.save(rows) });
   }
 
   /**
@@ -212,10 +210,9 @@ export class ResearchService {
    * calls for the misses at most `concurrency` at a time, one write for every answer fetched.
    * A track's failure is its own entry (an Error), not the batch's.
    */
-  async trackStatsBatch(inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStatsResult | Error)[]> {
-    const viewer = requireViewer(this.ctx.viewer);
-    const answerKeys = inputs.map((input) => this.trackStatsAnswerKeys(input));
-    const stored = await this.ctx.loaders.researchAnswer.loadMany(answerKeys.flat());
+  async trackStatsBatch(viewer: Viewer, inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStatsResult | Error)[]> {
+    const answerKeys = inputs.map(trackStatsAnswerKeys);
+    const stored = await this.loaders.researchAnswer.loadMany(answerKeys.flat());
     // The upstream calls this batch will make, charged to the research budget in one statement before any is made.
     const configured = this.gate('track_stats').configured;
     const now = Date.now();
@@ -271,7 +268,7 @@ export class ResearchService {
   private async permitProviderCalls(accountId: string, needsCall: boolean[]): Promise<{ allowed: boolean[]; refusal?: RateLimitExceeded }> {
     const wanted = needsCall.filter(Boolean).length;
     if (!wanted) return { allowed: needsCall.map(() => false) };
-    const [decision] = await this.ctx.deps.rateLimiter.consume([{ budget: 'research', subject: rateSubject({ accountId }, this.ctx.clientIp), points: wanted }]);
+    const [decision] = await this.collab.rateLimiter.consume([{ budget: 'research', subject: rateSubject({ accountId }, this.collab.clientIp), points: wanted }]);
     // Points the window had left before this charge: that many calls go ahead.
     let left = Math.max(0, decision.limit - (decision.used - wanted));
     const allowed = needsCall.map((needed) => needed && left-- > 0);
@@ -306,7 +303,7 @@ export class ResearchService {
       answer = await io.call(() => this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options }));
     } catch (error) {
       if (rows.some(Boolean) && (isProviderFailure(error) || error instanceof RateLimitExceeded)) {
-        this.ctx.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider not called or failed; serving stale stored data');
+        this.collab.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider not called or failed; serving stale stored data');
         return storedOnly();
       }
       throw error;
@@ -335,9 +332,7 @@ export class ResearchService {
     };
   }
 
-  async discover(args: Record<string, unknown>): Promise<DiscoveredArtist[]> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(discoverInput, present(args));
+  async discover(_viewer: Viewer, input: DiscoverInput): Promise<DiscoveredArtist[]> {
     const min = input.sp_monthly_listeners_min;
     const max = input.sp_monthly_listeners_max;
     const key = keys.discover({ country: input.country, genre: input.genre, min, max, sort: input.sort, limit: input.limit });
@@ -353,9 +348,7 @@ export class ResearchService {
     return items(served.payload).map(toDiscoveredArtist).slice(0, input.limit);
   }
 
-  async curator(args: Record<string, unknown>): Promise<CuratorProfile> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(curatorInput, present(args));
+  async curator(_viewer: Viewer, input: CuratorInput): Promise<CuratorProfile> {
     const served = await this.serve('curator', keys.curator(input.platform, input.id), this.gate('music_intel'), () =>
       this.providers.musicIntel.curator(this.providers.curatorPlatformNames.upstream(input.platform), input.id),
     );
@@ -363,40 +356,31 @@ export class ResearchService {
     return toCurator(served.payload, input.platform, input.id, served.capturedAt);
   }
 
-  async genres(): Promise<ResearchGenre[]> {
-    requireViewer(this.ctx.viewer);
+  async genres(_viewer: Viewer): Promise<ResearchGenre[]> {
     const served = await this.serve('genres', keys.genres(), this.gate('music_intel'), () => this.providers.musicIntel.genres());
     return items(served.payload).map(toGenre).filter((g): g is ResearchGenre => g !== null);
   }
 
-  async search(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(researchSearchInput, present(args));
+  async search(_viewer: Viewer, input: ResearchSearchInput): Promise<Record<string, unknown>> {
     const served = await this.serve('search', keys.search(input), this.gate('music_intel'), () => this.providers.musicIntel.search(input));
     return neutralSearchResults(served.payload, this.providers.curatorPlatformNames, this.providers.platformNames);
   }
 
   /** An artist's metadata and latest listener and follower figures (GET /api/artist/{id} upstream). */
-  async artistProfile(args: Record<string, unknown>): Promise<ResearchArtistProfile> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(artistInput, present(args));
+  async artistProfile(_viewer: Viewer, input: ArtistInput): Promise<ResearchArtistProfile> {
     const served = await this.serve('artist', keys.artist(input.artist), this.gate('music_intel'), () => this.providers.musicIntel.artist(input.artist));
     if (!isObj(served.payload)) throw new AppError('NOT_FOUND', 'Artist not found');
     return toArtistProfile(served.payload, input.artist, served);
   }
 
-  async artistTracks(args: Record<string, unknown>): Promise<ArtistTrackItem[]> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(artistTracksInput, present(args));
+  async artistTracks(_viewer: Viewer, input: ArtistTracksInput): Promise<ArtistTrackItem[]> {
     const served = await this.serve('artist_tracks', keys.artistTracks(input.artist, input.limit, input.offset), this.gate('music_intel'), () =>
       this.providers.musicIntel.artistTracks(input.artist, input.limit, input.offset),
     );
     return items(served.payload).map(toArtistTrack);
   }
 
-  async artistPlaylists(args: Record<string, unknown>): Promise<ArtistPlaylistItem[]> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(artistPlaylistsInput, present(args));
+  async artistPlaylists(_viewer: Viewer, input: ArtistPlaylistsInput): Promise<ArtistPlaylistItem[]> {
     const key = keys.artistPlaylists(input.artist, input.platform, input.status, input.limit, input.offset);
     const served = await this.serve('artist_playlists', key, this.gate('music_intel'), () =>
       this.providers.musicIntel.artistPlaylists(input.artist, this.providers.curatorPlatformNames.upstream(input.platform), input.status, input.limit, input.offset),
@@ -404,9 +388,7 @@ export class ResearchService {
     return items(served.payload).map((p) => toArtistPlaylist(p, input.platform));
   }
 
-  async platformSearch(args: Record<string, unknown>): Promise<PlatformSearchResult> {
-    requireViewer(this.ctx.viewer);
-    const input = validate(platformSearchInput, present(args));
+  async platformSearch(_viewer: Viewer, input: PlatformSearchInput): Promise<PlatformSearchResult> {
     const types = [...input.type].sort();
     const key = keys.platformSearch({ q: input.q, types, market: input.market, limit: input.limit, offset: input.offset });
     const served = await this.serve('platform_search', key, this.gate('platform_a'), () =>

@@ -1,0 +1,19 @@
+import type { Context } from '../../graphql/context';
+import { artistService } from '../artist';
+import { ArtistResearchService } from './artist-research.service';
+import { ResearchRepository } from './research.repository';
+import { ResearchService } from './research.service';
+
+/** The research service of a request: its storage, its loaders, and the providers, TTLs and budget it answers with. */
+export const researchService = (ctx: Context) =>
+  new ResearchService(new ResearchRepository(ctx.em), ctx.loaders, {
+    providers: ctx.deps.providers,
+    settings: ctx.deps.config.research,
+    rateLimiter: ctx.deps.rateLimiter,
+    log: ctx.log,
+    clientIp: ctx.clientIp,
+  });
+
+/** The artist research links of a request, with the artist access rules and the research search they follow. */
+export const artistResearchService = (ctx: Context) =>
+  new ArtistResearchService(new ResearchRepository(ctx.em), ctx.loaders, artistService(ctx), researchService(ctx));
