@@ -30,7 +30,8 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     authenticator: new Authenticator(config, new JwtVerifier(config)),
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
-    render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
+    // LISTEN/NOTIFY and pg-boss bypass a transaction pooler that DATABASE_URL may name.
+    render: createRenderRuntime(config, config.database.listenUrl ?? (orm.config.get('clientUrl') as string), logger),
     rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
   };
 }
