@@ -1,9 +1,9 @@
-import { Client } from 'pg';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import { startEmbeddedPostgres } from './embedded';
 import { initOrm, Orm } from './orm';
 import { seedDemo } from './seeders/demo.seeder';
+import { withSessionLock } from './session-lock';
 
 export interface Database {
   orm: Orm;
@@ -30,7 +30,8 @@ export async function openDatabase(config: Config, logger: Logger, { migrate = t
     const ready = orm;
     const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
     if (migrate || wantSeed) {
-      await underStartupLock(listenUrl, async () => {
+      // Instances starting together migrate and seed one after another; the later ones find nothing to do.
+      await withSessionLock(listenUrl, STARTUP_LOCK, async () => {
         if (migrate) {
           const applied = await ready.getMigrator().up();
           if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
@@ -61,21 +62,3 @@ export async function openDatabase(config: Config, logger: Logger, { migrate = t
 
 /** Key of the session advisory lock that start-up holds while it migrates and seeds. */
 export const STARTUP_LOCK = 'mas:startup-migrations';
-
-/**
- * Runs `fn` while holding a session advisory lock on a connection of its own (the listen URL: a
- * transaction pooler would drop a session lock), so instances starting together migrate and
- * seed one after another; the others then find nothing left to do.
- */
-export async function underStartupLock<T>(sessionUrl: string, fn: () => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: sessionUrl, application_name: 'startup-migrations', connectionTimeoutMillis: 5000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [STARTUP_LOCK]);
-    return await fn();
-  } finally {
-    // Ending the session releases the lock, also when fn failed.
-    await client.end().catch(() => undefined);
-  }
-}
