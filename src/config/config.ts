@@ -196,6 +196,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Names of every variable this module reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Where RENDER_STORAGE=s3://bucket/prefix points, with S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE. */
 export interface S3Location {
   bucket: string;
