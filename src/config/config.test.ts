@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies documented defaults', () => {
@@ -158,5 +160,11 @@ describe('render object storage (issue 17)', () => {
     expect(loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'https://media.example.com' }).render.s3?.publicEndpoint).toBe('https://media.example.com');
     expect(() => loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'ftp://media.example.com' })).toThrow(/S3_PUBLIC_ENDPOINT/);
     expect(() => loadConfig({ S3_PUBLIC_ENDPOINT: 'https://media.example.com' })).toThrow(/S3_PUBLIC_ENDPOINT: is only used with RENDER_STORAGE/);
+  });
+
+  it('documents every variable in README.md (the RESEARCH_TTL_* family by its suffixes)', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const undocumented = CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``) && !(name.startsWith('RESEARCH_TTL_') && readme.includes(`\`${name.slice('RESEARCH_TTL'.length)}\``)));
+    expect(undocumented).toEqual([]);
   });
 });
