@@ -15,7 +15,7 @@ import { renderEnv } from '../support/render';
 
 const PGBOUNCER = findPgBouncer();
 if (!PGBOUNCER) {
-  console.warn('SKIPPED test/scale/pgbouncer.int.test.ts: no pgbouncer on PATH or in /usr/sbin (install it with: apt-get install -y pgbouncer, or set PGBOUNCER_PATH)');
+  console.warn(`SKIPPED test/scale/pgbouncer.int.test.ts: no pgbouncer ${process.env.PGBOUNCER_PATH ? `at PGBOUNCER_PATH=${process.env.PGBOUNCER_PATH}` : 'on PATH or in /usr/sbin'} (install it with: apt-get install -y pgbouncer, or set PGBOUNCER_PATH)`);
 }
 
 type Row = Record<string, unknown>;

@@ -8,17 +8,17 @@ import { Client } from 'pg';
 
 /** PGBOUNCER_PATH, else `pgbouncer` on PATH or in /usr/sbin (Debian's package puts it there). */
 export function findPgBouncer(): string | undefined {
-  if (process.env.PGBOUNCER_PATH) return process.env.PGBOUNCER_PATH;
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  for (const dir of dirs.filter(Boolean)) {
+  const executable = (path: string) => {
     try {
-      accessSync(join(dir, 'pgbouncer'), constants.X_OK);
-      return join(dir, 'pgbouncer');
+      accessSync(path, constants.X_OK);
+      return true;
     } catch {
-      // not in this directory
+      return false;
     }
-  }
-  return undefined;
+  };
+  if (process.env.PGBOUNCER_PATH) return executable(process.env.PGBOUNCER_PATH) ? process.env.PGBOUNCER_PATH : undefined;
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
+  return dirs.filter(Boolean).map((dir) => join(dir, 'pgbouncer')).find(executable);
 }
 
 export interface TestPgBouncer {
