@@ -76,7 +76,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(metrics.middleware);
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
-  app.use(healthRouter(deps.orm));
+  app.use(healthRouter(deps.orm, deps.render.storage));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
     res.type(scraped.contentType).send(await scraped.metrics());

@@ -28,6 +28,8 @@ export interface AppDeps {
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
+  // LISTEN/NOTIFY and pg-boss need session connections: they bypass a transaction pooler that DATABASE_URL may name.
+  const sessionUrl = config.database.listenUrl ?? (orm.config.get('clientUrl') as string);
   return {
     config,
     orm,
@@ -35,11 +37,11 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     authenticator: new Authenticator(
       config,
       new JwtVerifier(config),
-      new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, orm.config.get('clientUrl') as string, logger),
+      new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, sessionUrl, logger),
     ),
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
-    render: createRenderRuntime(config, orm.config.get('clientUrl') as string, logger),
+    render: createRenderRuntime(config, sessionUrl, logger),
     rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
     createLoaders,
   };

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   }
   // The API process applies migrations and loads demo data; a worker only works.
   const database = await openDatabase(config, logger, { entities, migrate: false, seed: false });
-  const runtime = createRenderRuntime(config, database.url, logger);
+  const runtime = createRenderRuntime(config, database.listenUrl, logger);
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();
   logger.info({ workers: config.render.workers }, 'render worker ready');

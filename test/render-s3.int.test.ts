@@ -1,4 +1,6 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import express from 'express';
+import supertest from 'supertest';
 import { readdir, writeFile } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { S3_TEST_CREDENTIALS, startS3, TestS3 } from './support/s3';
 import { RenderMaintenance } from '../src/jobs/render.maintenance';
 import { RenderWorker } from '../src/jobs/render.worker';
 import { S3RenderStorage } from '../src/jobs/s3.storage';
+import { healthRouter } from '../src/http/health';
 
 const tiny = { compositionId: 'title-card', inputProps: { title: 'In a bucket' }, width: 64, height: 48, fps: 10, durationInFrames: 12 };
 
@@ -92,6 +95,26 @@ describe('video renders in object storage (real PostgreSQL, real ffmpeg, s3rver)
     const gql = await t.graphql('query($id: String) { runs(runId: $id) { runs { output { url bytes } } } }', { id: run.id }, as.nora);
     const gqlUrl = new URL(gql.body.data.runs.runs[0].output.url);
     expect(`${gqlUrl.origin}${gqlUrl.pathname}`).toBe(`${s3.endpoint}/${s3.bucket}/renders/${run.id}.mp4`);
+  });
+
+  it('/readyz checks the bucket: ready while it answers, 503 when it is missing or refuses the credentials', async () => {
+    const ready = await t.http().get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', storage: 'up' });
+    const location = { bucket: s3.bucket, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true };
+    for (const broken of [
+      new S3RenderStorage({ ...location, bucket: 'no-such-bucket' }, t.config.render.storageDir, 60),
+      new S3RenderStorage(location, t.config.render.storageDir, 60, { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' }),
+    ]) {
+      try {
+        const res = await supertest(express().use(healthRouter(t.orm, broken))).get('/readyz');
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body).toEqual({ status: 'error', database: 'up', migrations: 'applied', storage: 'down' });
+      } finally {
+        broken.close();
+      }
+    }
   });
 
   it('cancels an EXECUTING run: the render stops and neither the bucket nor the disk keeps anything of it', async () => {

@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies documented defaults', () => {
@@ -132,5 +134,37 @@ describe('render object storage (issue 17)', () => {
     expect(() => loadConfig({ RENDER_STORAGE: 's3://videos', S3_ENDPOINT: 'ftp://minio' })).toThrow(/S3_ENDPOINT/);
     expect(() => loadConfig({ S3_REGION: 'us east' })).toThrow(/S3_REGION/);
     expect(() => loadConfig({ S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+
+  it('routes session connections to DATABASE_LISTEN_URL (default: DATABASE_URL) and sizes the pools', () => {
+    const direct = 'postgres://app@db.internal:5432/music';
+    const pooled = 'postgres://app@pgbouncer:6432/music';
+    expect(loadConfig({ DATABASE_URL: direct }).database).toMatchObject({ url: direct, listenUrl: undefined, poolMax: 10, queuePoolMax: 3 });
+    expect(loadConfig({ DATABASE_URL: pooled, DATABASE_LISTEN_URL: direct }).database).toMatchObject({ url: pooled, listenUrl: direct });
+    // pg-boss's pool follows the render concurrency unless set.
+    expect(loadConfig({ RENDER_WORKERS: '0' }).database.queuePoolMax).toBe(2);
+    expect(loadConfig({ RENDER_WORKERS: '4' }).database.queuePoolMax).toBe(6);
+    expect(loadConfig({ DATABASE_QUEUE_POOL_MAX: '7', DATABASE_POOL_MAX: '25' }).database).toMatchObject({ queuePoolMax: 7, poolMax: 25 });
+    expect(loadConfig({ DATABASE_QUEUE_POOL_MAX: '' }).database.queuePoolMax).toBe(3);
+    for (const bad of ['0', '101', 'many', '2.5']) expect(() => loadConfig({ DATABASE_QUEUE_POOL_MAX: bad })).toThrow(/DATABASE_QUEUE_POOL_MAX/);
+    expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+    expect(() => loadConfig({ DATABASE_URL: direct, DATABASE_LISTEN_URL: 'https://db.internal/' })).toThrow(/DATABASE_LISTEN_URL: must be a postgres/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db.internal/music' })).toThrow(/DATABASE_URL: must be a postgres/);
+    // Without DATABASE_URL everything runs on the embedded PostgreSQL: a listen URL would name another database.
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: direct })).toThrow(/DATABASE_LISTEN_URL: needs DATABASE_URL/);
+  });
+
+  it('reads S3_PUBLIC_ENDPOINT for presigned links, only with RENDER_STORAGE', () => {
+    const s3 = { RENDER_STORAGE: 's3://videos/renders', S3_ENDPOINT: 'http://minio:9000' };
+    expect(loadConfig(s3).render.s3).toMatchObject({ endpoint: 'http://minio:9000', publicEndpoint: undefined });
+    expect(loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'https://media.example.com' }).render.s3?.publicEndpoint).toBe('https://media.example.com');
+    expect(() => loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'ftp://media.example.com' })).toThrow(/S3_PUBLIC_ENDPOINT/);
+    expect(() => loadConfig({ S3_PUBLIC_ENDPOINT: 'https://media.example.com' })).toThrow(/S3_PUBLIC_ENDPOINT: is only used with RENDER_STORAGE/);
+  });
+
+  it('documents every variable in README.md (the RESEARCH_TTL_* family by its suffixes)', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const undocumented = CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``) && !(name.startsWith('RESEARCH_TTL_') && readme.includes(`\`${name.slice('RESEARCH_TTL'.length)}\``)));
+    expect(undocumented).toEqual([]);
   });
 });

@@ -42,8 +42,11 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 100, 60_000),
 
-  DATABASE_URL: optionalUrl,
+  DATABASE_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
   DATABASE_POOL_MAX: int(10, 1, 200),
+  // Session connections (LISTEN/NOTIFY, pg-boss, the migration lock): direct to PostgreSQL, never through a transaction pooler.
+  DATABASE_LISTEN_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
+  DATABASE_QUEUE_POOL_MAX: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(100).optional()),
   EMBEDDED_PG_DIR: z.string().default('./.data/postgres'),
   EMBEDDED_PG_PORT: int(54329, 1, 65535),
   DEMO_SEED: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -143,6 +146,7 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
   S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, { message: 'must be a region name such as us-east-1 or auto' }).default('us-east-1'),
   S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_PUBLIC_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
   RENDER_URL_TTL: int(3600, 1, 7 * 24 * 3600),
   RENDER_URL_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
   RENDER_RETRY_LIMIT: int(2, 0, 10),
@@ -177,6 +181,13 @@ const envSchema = z.object({
   if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
     ctx.addIssue({ code: 'custom', path: ['RENDER_HEARTBEAT_TIMEOUT_S'], message: 'must be at least 3 × RENDER_HEARTBEAT_INTERVAL_S' });
   }
+  // Both URLs must name one database: the listen URL only bypasses a pooler in front of DATABASE_URL.
+  if (e.DATABASE_LISTEN_URL && !e.DATABASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (unset, the embedded PostgreSQL is used for everything)' });
+  }
+  if (e.S3_PUBLIC_ENDPOINT && !e.RENDER_STORAGE) {
+    ctx.addIssue({ code: 'custom', path: ['S3_PUBLIC_ENDPOINT'], message: 'is only used with RENDER_STORAGE=s3://…' });
+  }
   if (!e.AUTH_JWKS_URL && !e.AUTH_JWT_PUBLIC_KEY) return;
   for (const name of ['AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'] as const) {
     if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when AUTH_JWKS_URL or AUTH_JWT_PUBLIC_KEY is set' });
@@ -188,12 +199,17 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Names of every variable this module reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Where RENDER_STORAGE=s3://bucket/prefix points, with S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE. */
 export interface S3Location {
   bucket: string;
   /** Key prefix without leading or trailing slash; empty for the bucket's root. */
   prefix: string;
   endpoint?: string;
+  /** Host that presigned links name when clients reach the storage by another address (S3_PUBLIC_ENDPOINT). */
+  publicEndpoint?: string;
   region: string;
   forcePathStyle: boolean;
 }
@@ -205,6 +221,7 @@ function s3Location(e: Env): S3Location {
     bucket,
     prefix: rest.filter(Boolean).join('/'),
     endpoint: e.S3_ENDPOINT,
+    publicEndpoint: e.S3_PUBLIC_ENDPOINT,
     region: e.S3_REGION,
     forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
@@ -221,7 +238,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   database: {
     url?: string;
+    /** Session connections (LISTEN/NOTIFY, pg-boss, migration lock); unset: `url`. Never a transaction pooler. */
+    listenUrl?: string;
+    /** ORM pool size per process (DATABASE_URL). */
     poolMax: number;
+    /** pg-boss pool size per process (DATABASE_LISTEN_URL); unset: RENDER_WORKERS + 2, at least 2. */
+    queuePoolMax: number;
     embeddedDir: string;
     embeddedPort: number;
     demoSeed: 'auto' | 'true' | 'false';
@@ -362,7 +384,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     database: {
       url: e.DATABASE_URL,
+      listenUrl: e.DATABASE_LISTEN_URL,
       poolMax: e.DATABASE_POOL_MAX,
+      queuePoolMax: e.DATABASE_QUEUE_POOL_MAX ?? Math.max(2, e.RENDER_WORKERS + 2),
       embeddedDir: e.EMBEDDED_PG_DIR,
       embeddedPort: e.EMBEDDED_PG_PORT,
       demoSeed: e.DEMO_SEED,

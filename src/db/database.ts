@@ -3,10 +3,13 @@ import type { Config } from '../config/config';
 import { startEmbeddedPostgres } from './embedded';
 import { initOrm, Orm } from './orm';
 import { seedDemo } from './seeders/demo.seeder';
+import { withSessionLock } from './session-lock';
 
 export interface Database {
   orm: Orm;
   url: string;
+  /** Session connections (LISTEN/NOTIFY, pg-boss): DATABASE_LISTEN_URL, else `url`. */
+  listenUrl: string;
   embedded: boolean;
   close(): Promise<void>;
 }
@@ -28,17 +31,24 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
     ? undefined
     : await startEmbeddedPostgres(config.database.embeddedDir, config.database.embeddedPort, logger);
   const url = config.database.url ?? embedded!.url;
+  const listenUrl = config.database.listenUrl ?? url;
   let orm: Orm | undefined;
   try {
     orm = await initOrm({ url, poolMax: config.database.poolMax, entities });
-    if (migrate) {
-      const applied = await orm.getMigrator().up();
-      if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
-    }
-    const wantSeed = config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded));
-    if (seed && wantSeed) {
-      const created = await seedDemo(orm, config);
-      if (created) logger.info('demo data set loaded');
+    const ready = orm;
+    const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
+    if (migrate || wantSeed) {
+      // Instances starting together migrate and seed one after another; the later ones find nothing to do.
+      await withSessionLock(listenUrl, STARTUP_LOCK, async () => {
+        if (migrate) {
+          const applied = await ready.getMigrator().up();
+          if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+        }
+        if (wantSeed) {
+          const created = await seedDemo(ready, config);
+          if (created) logger.info('demo data set loaded');
+        }
+      });
     }
   } catch (error) {
     await orm?.close();
@@ -49,6 +59,7 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
   return {
     orm: ormRef,
     url,
+    listenUrl,
     embedded: Boolean(embedded),
     async close() {
       await ormRef.close(true);
@@ -56,3 +67,6 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
     },
   };
 }
+
+/** Key of the session advisory lock that start-up holds while it migrates and seeds. */
+export const STARTUP_LOCK = 'mas:startup-migrations';

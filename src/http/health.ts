@@ -1,9 +1,13 @@
 import { Router } from 'express';
 import type { Orm } from '../db/orm';
 import { pendingMigrations } from '../db/orm';
+import type { RenderStorage } from '../jobs/storage';
 
-/** /healthz: the process is up. /readyz: the database answers and every migration is applied. */
-export function healthRouter(orm: Orm): Router {
+/**
+ * /healthz: the process is up. /readyz: the database answers, every migration is applied, and
+ * a remote render storage (S3 bucket) can be used.
+ */
+export function healthRouter(orm: Orm, storage?: Pick<RenderStorage, 'ready'>): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.locals.route = '/healthz';
@@ -11,6 +15,8 @@ export function healthRouter(orm: Orm): Router {
   });
   router.get('/readyz', async (_req, res) => {
     res.locals.route = '/readyz';
+    // Both probes at once: a slow bucket does not delay the database's answer.
+    const storageCheck = storage?.ready?.().then(() => 'up' as const, () => 'down' as const);
     try {
       await orm.em.getConnection().execute('select 1');
       const pending = await pendingMigrations(orm);
@@ -18,10 +24,16 @@ export function healthRouter(orm: Orm): Router {
         res.status(503).json({ status: 'error', database: 'up', migrations: 'pending', pending });
         return;
       }
-      res.json({ status: 'ok', database: 'up', migrations: 'applied' });
     } catch {
       res.status(503).set('Retry-After', '5').json({ status: 'error', database: 'down' });
+      return;
     }
+    const bucket = await storageCheck;
+    if (bucket === 'down') {
+      res.status(503).set('Retry-After', '5').json({ status: 'error', database: 'up', migrations: 'applied', storage: 'down' });
+      return;
+    }
+    res.json({ status: 'ok', database: 'up', migrations: 'applied', ...(bucket ? { storage: bucket } : {}) });
   });
   return router;
 }

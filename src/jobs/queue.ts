@@ -1,11 +1,14 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
+import { withSessionLock } from '../db/session-lock';
 
 export const RENDER_QUEUE = 'render-video';
 /** Jobs that used up their retries land here; a worker marks their runs FAILED. */
 export const RENDER_DEAD_LETTER_QUEUE = 'render-video-dead';
 export const PGBOSS_SCHEMA = 'pgboss';
+/** Processes set the queues up one at a time: pg-boss's create_queue deadlocks when two run at once on a fresh database. */
+export const QUEUE_SETUP_LOCK = 'mas:render-queue-setup';
 
 export interface RenderJobData {
   runId: string;
@@ -55,11 +58,13 @@ export class RenderQueue {
     // Without a listener pg-boss's errors (a lost connection, a failed poll) would crash the process.
     boss.on('error', (error) => this.logger.error({ err: error }, 'render queue error'));
     try {
-      await boss.start();
-      await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
-      const policy = this.jobPolicy();
-      await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
-      await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+      await withSessionLock(this.url, QUEUE_SETUP_LOCK, async () => {
+        await boss.start();
+        await boss.createQueue(RENDER_DEAD_LETTER_QUEUE, { name: RENDER_DEAD_LETTER_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
+        const policy = this.jobPolicy();
+        await boss.createQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+        await boss.updateQueue(RENDER_QUEUE, { name: RENDER_QUEUE, ...policy, deadLetter: RENDER_DEAD_LETTER_QUEUE });
+      });
     } catch (error) {
       // Release its pool and timers; a later start builds a fresh one.
       await boss.stop({ graceful: false, wait: true }).catch(() => undefined);

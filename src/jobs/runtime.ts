@@ -26,11 +26,14 @@ export function newUrlSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Without RENDER_URL_SECRET the signer has no key yet: createApp loads the shared one from the database. */
-export function createRenderRuntime(config: Config, databaseUrl: string, logger: Logger): RenderRuntime {
+/**
+ * `sessionUrl` is DATABASE_LISTEN_URL (else DATABASE_URL): LISTEN and pg-boss need session connections.
+ * Without RENDER_URL_SECRET the signer has no key yet: createApp loads the shared one from the database.
+ */
+export function createRenderRuntime(config: Config, sessionUrl: string, logger: Logger): RenderRuntime {
   const secret = config.render.urlSecret;
-  const queue = new RenderQueue(databaseUrl, config.render, logger, Math.max(2, config.render.workers + 2));
-  const events = new RunEventBus(databaseUrl, logger);
+  const queue = new RenderQueue(sessionUrl, config.render, logger, config.database.queuePoolMax);
+  const events = new RunEventBus(sessionUrl, logger);
   const { s3, storageDir, urlTtlS } = config.render;
   // The AWS SDK is loaded only when a bucket is configured: a local-storage process keeps its smaller heap.
   const s3Storage = s3 ? new (require('./s3.storage') as typeof import('./s3.storage')).S3RenderStorage(s3, storageDir, urlTtlS) : undefined;

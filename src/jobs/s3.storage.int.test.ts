@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3_TEST_CREDENTIALS, startS3, TestS3 } from '../../test/support/s3';
+import { startTcpProxy } from '../../test/support/tcp-proxy';
+import { AppError } from '../common/errors';
 import { PART_BYTES, S3RenderStorage } from './s3.storage';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -173,5 +175,51 @@ describe('S3RenderStorage (s3rver)', () => {
       expect(() => storage.objectKey(bad)).toThrow('invalid storage key');
     }
     await expect(storage.delete('../../other-prefix/x.mp4')).rejects.toThrow('invalid storage key');
+  });
+
+  it('signs links for S3_PUBLIC_ENDPOINT when clients reach the storage by another address', async () => {
+    // The "public" address: another port forwarding to the same server, as a load balancer or ingress would.
+    const front = await startTcpProxy('127.0.0.1', Number(new URL(s3.endpoint).port));
+    const location = { bucket: s3.bucket, prefix: 'videos/v1', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true };
+    const publicStorage = new S3RenderStorage({ ...location, publicEndpoint: `http://127.0.0.1:${front.port}` }, dir, 600, S3_TEST_CREDENTIALS);
+    try {
+      const key = `${randomUUID()}.mp4`;
+      const { path, content } = file(3000);
+      // Uploads still go to S3_ENDPOINT; only the link names the public host.
+      await (await publicStorage.stage(key, path)).commit();
+      const now = Date.now();
+      const link = new URL((await publicStorage.presign(key, now)).url);
+      expect(link.origin).toBe(`http://127.0.0.1:${front.port}`);
+      const res = await fetch(link);
+      expect(res.status).toBe(200);
+      expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(sha(content));
+      // The host is part of the signature (AWS S3, MinIO, R2 check it; s3rver does not): signed for the public host, not re-pointed.
+      const internal = new URL((await storage.presign(key, now)).url);
+      expect(link.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+      expect(link.pathname).toBe(internal.pathname);
+      expect(link.searchParams.get('X-Amz-Signature')).not.toBe(internal.searchParams.get('X-Amz-Signature'));
+    } finally {
+      publicStorage.close();
+      await front.close();
+    }
+  });
+
+  it('ready() checks the bucket with these credentials; presigning without credentials is a 503, not a 500', async () => {
+    await expect(storage.ready()).resolves.toBeUndefined();
+    const location = { bucket: s3.bucket, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true };
+    const missing = new S3RenderStorage({ ...location, bucket: 'no-such-bucket' }, dir, 600, S3_TEST_CREDENTIALS);
+    const wrongKey = new S3RenderStorage(location, dir, 600, { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' });
+    const noCredentials = new S3RenderStorage(location, dir, 600, async () => {
+      throw new Error('Could not load credentials from any providers');
+    });
+    try {
+      await expect(missing.ready()).rejects.toMatchObject({ name: 'NotFound' });
+      await expect(wrongKey.ready()).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+      const refused = await noCredentials.presign(`${randomUUID()}.mp4`).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', retryAfter: 5, message: 'The video storage is unavailable; try again shortly' });
+    } finally {
+      for (const s of [missing, wrongKey, noCredentials]) s.close();
+    }
   });
 });

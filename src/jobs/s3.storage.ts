@@ -4,17 +4,25 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   S3Client,
+  S3ClientConfig,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { AppError } from '../common/errors';
 import type { S3Location } from '../config/config';
 import { assertKey, LocalRenderStorage, MIME_TYPES, RenderStorage, StagedFile } from './storage';
 
 /** Part size of multipart uploads: S3's minimum is 5 MiB; one part is read from disk at a time. */
 export const PART_BYTES = 8 * 1024 * 1024;
+
+/** Seconds a client is told to wait while the bucket cannot be used. */
+export const STORAGE_RETRY_AFTER_S = 5;
+/** Longest a readiness probe waits for the bucket. */
+const READY_TIMEOUT_MS = 3000;
 
 /**
  * Finished videos in an S3-compatible bucket. A file is uploaded as a multipart upload that is
@@ -24,6 +32,8 @@ export const PART_BYTES = 8 * 1024 * 1024;
  */
 export class S3RenderStorage implements RenderStorage {
   readonly client: S3Client;
+  /** Signs links for S3_PUBLIC_ENDPOINT (the host is part of the signature); else `client`. */
+  private readonly presigner: S3Client;
   private readonly scratch: LocalRenderStorage;
 
   constructor(
@@ -31,10 +41,10 @@ export class S3RenderStorage implements RenderStorage {
     scratchRoot: string,
     private readonly urlTtlS: number,
     /** Tests pass credentials; otherwise the SDK's default chain (AWS_* variables, profiles, instance roles). */
-    credentials?: { accessKeyId: string; secretAccessKey: string },
+    credentials?: S3ClientConfig['credentials'],
   ) {
     this.scratch = new LocalRenderStorage(scratchRoot);
-    this.client = new S3Client({
+    const settings: S3ClientConfig = {
       region: location.region,
       endpoint: location.endpoint,
       forcePathStyle: location.forcePathStyle,
@@ -42,7 +52,9 @@ export class S3RenderStorage implements RenderStorage {
       // Checksums only where S3 requires them: some S3-compatible servers store aws-chunked trailers as object bytes.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    };
+    this.client = new S3Client(settings);
+    this.presigner = location.publicEndpoint ? new S3Client({ ...settings, endpoint: location.publicEndpoint }) : this.client;
   }
 
   objectKey(key: string): string {
@@ -101,11 +113,23 @@ export class S3RenderStorage implements RenderStorage {
 
   async presign(key: string, now = Date.now()): Promise<{ url: string; expiresAt: Date }> {
     const command = new GetObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) });
-    const url = await getSignedUrl(this.client, command, { expiresIn: this.urlTtlS, signingDate: new Date(now) });
+    let url: string;
+    try {
+      url = await getSignedUrl(this.presigner, command, { expiresIn: this.urlTtlS, signingDate: new Date(now) });
+    } catch (error) {
+      // Signing is local: it fails only when no credentials can be loaded, an operator's problem, not the caller's.
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The video storage is unavailable; try again shortly', { retryAfter: STORAGE_RETRY_AFTER_S, cause: error });
+    }
     return { url, expiresAt: new Date(Math.floor(now / 1000) * 1000 + this.urlTtlS * 1000) };
+  }
+
+  /** Readiness: the bucket exists and these credentials may use it (HeadBucket). Throws why not. */
+  async ready(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }), { abortSignal: AbortSignal.timeout(READY_TIMEOUT_MS) });
   }
 
   close(): void {
     this.client.destroy();
+    if (this.presigner !== this.client) this.presigner.destroy();
   }
 }

@@ -23,6 +23,8 @@ export interface RenderStorage {
   delete(key: string): Promise<void>;
   /** A download link served by the storage itself (S3 presigned GET); absent: the API serves /media/renders. */
   presign?(key: string): Promise<{ url: string; expiresAt: Date }>;
+  /** Readiness of a remote storage (/readyz); throws when it cannot be used. Absent: nothing to check. */
+  ready?(): Promise<void>;
 }
 
 const KEY = /^[0-9a-f-]{36}\.(mp4|webm)$/;
