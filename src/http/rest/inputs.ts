@@ -59,6 +59,37 @@ export function checkRestInput(
   if (problems.length) throw invalidInput(problems);
 }
 
+/**
+ * The operation's variables from a request checkRestInput accepted, taken from the same places
+ * (path, then a non-empty query value, then the body) and coerced as sofa-api's router would:
+ * text scalars through the scalar's serialize, "true" as true, a lone query value as a one-item list.
+ */
+export function restVariables(
+  args: readonly GraphQLArgument[],
+  route: RestRoute,
+  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
+): Record<string, unknown> {
+  const body = (input.body ?? {}) as Record<string, unknown>;
+  const variables: Record<string, unknown> = {};
+  for (const arg of args) {
+    let value: unknown;
+    if (route.path.includes(`:${arg.name}`)) value = input.params[arg.name];
+    else if (input.query[arg.name] !== undefined && input.query[arg.name] !== '') value = input.query[arg.name];
+    else value = body[arg.name];
+    if (value === undefined || value === null) continue;
+    variables[arg.name] = coerce(arg.type, value);
+  }
+  return variables;
+}
+
+function coerce(type: GraphQLInputType, value: unknown): unknown {
+  if (isNonNullType(type)) return coerce(type.ofType, value);
+  if (isListType(type)) return (Array.isArray(value) ? value : [value]).map((item) => coerce(type.ofType, item));
+  if (isScalarType(type)) return type.name === 'Boolean' ? value === 'true' || value === true : type.serialize(value);
+  if (isInputObjectType(type)) return typeof value === 'string' ? JSON.parse(value) : value;
+  return value;
+}
+
 function checkValue(type: GraphQLInputType, value: unknown, field: string, mode: 'json' | 'text', problems: FieldProblem[]): void {
   if (isNonNullType(type)) {
     if (value === undefined || value === null || (mode === 'text' && value === '')) {

@@ -1,11 +1,12 @@
 import express, { NextFunction, Request, Response as ExpressResponse } from 'express';
-import { execute, ExecutionArgs, GraphQLSchema } from 'graphql';
-import { useSofa } from 'sofa-api';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { DocumentNode, execute, GraphQLSchema, Kind, OperationTypeNode, validate } from 'graphql';
+import { createSofa } from 'sofa-api';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
-import { checkRestInput, operationField } from './inputs';
+import { checkRestInput, operationField, restVariables } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import type { RestRoute } from './route';
@@ -22,42 +23,41 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
   res.status(error.status).set(error.headers).json(error.body);
 }
 
+interface RestOperation {
+  document: DocumentNode;
+  fieldName: string;
+}
+
 /**
- * The REST face: an explicit route table mapped onto sofa-api over the plain schema. Only the
+ * The operation a route runs: the document sofa-api builds for its root field (every field of the
+ * answer, nested models as sofa selects them), built and validated once, at start-up.
+ */
+function restOperation(schema: GraphQLSchema, sofa: ReturnType<typeof createSofa>, route: RestRoute): RestOperation {
+  const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
+  const node = buildOperationNodeForField({
+    kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+    schema,
+    field: fieldName,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [node] };
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors[0].message}`);
+  return { document, fieldName };
+}
+
+/**
+ * The REST face: an explicit route table over the plain schema, each route running the document
+ * sofa-api builds for its operation straight from Express (no per-request Fetch translation). Only the
  * documented routes are served (sofa's own defaults and /api/webhook* are not): anything else under
  * /api is a 404. Each route authenticates (401), then checks the media type of a body (415) and its
  * raw input (400), then runs.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
-  const omitNull = new Set(routes.filter((r) => r.omitNullFields).map((r) => r.operation.split('.')[1]));
-  const sofa = useSofa({
-    basePath: '/api',
-    schema,
-    execute: (async (args: ExecutionArgs) => {
-      const result = await execute(args);
-      for (const [field, value] of Object.entries(result.data ?? {})) {
-        if (!omitNull.has(field) || !value || typeof value !== 'object') continue;
-        for (const [key, member] of Object.entries(value)) if (member === null) delete (value as Record<string, unknown>)[key];
-      }
-      return result;
-    }) as typeof execute,
-    routes: Object.fromEntries(
-      routes.map((r) => [
-        r.operation,
-        { method: r.method, path: r.path, responseStatus: r.responseStatus ?? 200, tags: r.tags, description: r.description },
-      ]),
-    ),
-    context: ({ req }: { req: Request }) => req.ctx!,
-    errorHandler: (errors: readonly unknown[]) => {
-      const httpError = toHttpError(errors[0]);
-      if (httpError.unexpected) deps.logger.error({ err: errors[0] }, 'unexpected error in REST operation');
-      // A standard fetch Response; sofa's type names its own (fets) but takes any.
-      return new Response(JSON.stringify(httpError.body), {
-        status: httpError.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', ...httpError.headers },
-      }) as never;
-    },
-  });
+  const sofa = createSofa({ basePath: '/api', schema });
+  const operations = new Map(routes.map((route) => [route, restOperation(schema, sofa, route)]));
 
   const router = express.Router();
   // Only after mediaType below has let the request through: anything it parses is meant as JSON.
@@ -123,14 +123,26 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
             .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
         ];
         if (problems.length) throw invalidInput(problems);
-        checkRestInput(field.args, route, {
-          params: req.params as Record<string, unknown>,
-          query: req.query as Record<string, unknown>,
-          body,
+        const input = { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body };
+        checkRestInput(field.args, route, input);
+        const operation = operations.get(route)!;
+        const result = await execute({
+          schema,
+          document: operation.document,
+          contextValue: req.ctx,
+          variableValues: restVariables(field.args, route, input),
         });
-        // sofa re-reads the body from the request: hand it the checked JSON as text.
-        if (readsBody) req.body = JSON.stringify(req.body ?? {});
-        await sofa(req, res);
+        if (result.errors?.length) {
+          const httpError = toHttpError(result.errors[0]);
+          if (httpError.unexpected) deps.logger.error({ err: result.errors[0] }, 'unexpected error in REST operation');
+          sendError(res, httpError);
+          return;
+        }
+        const answer = result.data?.[operation.fieldName];
+        if (route.omitNullFields && answer && typeof answer === 'object') {
+          for (const [key, member] of Object.entries(answer)) if (member === null) delete (answer as Record<string, unknown>)[key];
+        }
+        res.status(route.responseStatus ?? 200).json(answer);
       } catch (error) {
         next(error);
       }
