@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { reachCondition } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
 import { pgArray, query } from '../../db/sql';
 import type { UpsertSocialInput } from './artist.inputs';
@@ -9,6 +11,13 @@ const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.av
 interface SocialRow extends SocialProfile {
   owner: string;
   total: string;
+}
+
+/** A page of one artist's socials, read with the artist's reach (no socials when unreachable). */
+export interface ArtistSocialsPage {
+  reachable: boolean;
+  total: number;
+  socials: SocialProfile[];
 }
 
 /** Every read and write of rosters (roster_entries), artist accounts and their social profiles. */
@@ -33,6 +42,35 @@ export class ArtistRepository {
       [pgArray(artistIds), offset, offset + limit],
     );
     return rows.map(({ owner, total, ...social }) => ({ owner, total, item: social.id ? social : null }));
+  }
+
+  /**
+   * GET /api/artists/{id}/socials in one statement: whether the artist account exists (null when
+   * not, or not an artist) and the viewer reaches it, then, only when reachable, the page of its
+   * socials (oldest link first) and its total.
+   */
+  async socialsPageWithAccess(viewer: Viewer, artistId: string, offset: number, limit: number): Promise<ArtistSocialsPage | null> {
+    const reach = reachCondition(viewer, 'a.id');
+    const rows = await query<SocialProfile & { reachable: boolean; total: string }>(
+      this.em,
+      `with artist as (
+         select a.id, ${reach.sql} as reachable from accounts a where a.id = ? and a.kind = 'artist'),
+       links as (
+         select l.id, l.social_id, l.created_at from account_socials l
+          where l.account_id = ? and (select reachable from artist)),
+       page as (
+         select * from links order by created_at, id offset ? limit ?)
+       select artist.reachable, (select count(*) from links) as total,
+              page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at
+         from artist
+         left join page on true
+         left join socials s on s.id = page.social_id
+        order by page.created_at, page.id`,
+      [...reach.bindings, artistId, artistId, offset, limit],
+    );
+    if (rows.length === 0) return null;
+    const socials = rows.filter((row) => row.id !== null).map(({ reachable: _r, total: _t, ...social }) => social);
+    return { reachable: rows[0].reachable, total: Number(rows[0].total), socials };
   }
 
   /** The artists on the rosters of these owners, by name. */

@@ -48,6 +48,8 @@ function fakeStore(social: SocialProfile | null = null): ArtistStore & { rosters
   return {
     rosters,
     created,
+    socialsPageWithAccess: async (_viewer, artistId) =>
+      accounts.get(artistId)?.kind === AccountKind.artist ? { reachable: artistId === LUNA, total: 0, socials: [] } : null,
     rosterOf: async (owners) => {
       rosters.push(owners);
       return [];
@@ -104,6 +106,18 @@ describe('ArtistService (fake repository, no database)', () => {
     // The graph's answer for an unreachable artist is empty, not an error.
     await expect(service.socialsOf(nora, { id: KAI, name: 'Kai Rivers' }, { page: 1, limit: 20 })).resolves.toEqual([]);
     await expect(service.reachableArtist(nora, KAI)).resolves.toBeNull();
+  });
+
+  it('answers the socials routes 404 for a missing or non-artist account and 403 for an unreachable artist, from the one read', async () => {
+    const service = new ArtistService(fakeStore(), fakeAccess(), loaders());
+    const page = { page: 1, limit: 20 };
+    await expect(service.socialsById(nora, { id: PERSON, ...page })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.socialsById(nora, { id: KAI, ...page })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.socialsByAccount(nora, { artist_account_id: LUNA, ...page })).resolves.toEqual({
+      status: 'success',
+      socials: [],
+      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+    });
   });
 
   it("reaches the caller's own scope without asking the access policy", async () => {

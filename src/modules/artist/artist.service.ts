@@ -11,7 +11,7 @@ import type { ArtistRepository } from './artist.repository';
 import { Artist, RosterArtist, SocialProfile, SocialsResult } from './artist.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
-export type ArtistStore = Pick<ArtistRepository, 'rosterOf' | 'createArtist' | 'upsertSocial'>;
+export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterOf' | 'createArtist' | 'upsertSocial'>;
 /** The access rules the service applies. */
 export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
@@ -37,10 +37,12 @@ export class ArtistService {
     return this.socialsPage(viewer, input.id, input);
   }
 
+  /** 404 absent (or not an artist), 403 unreachable; the check and the page are one read. */
   private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<SocialsResult> {
-    await this.requireArtist(viewer, artistId);
-    const result = await this.loaders.socialsPage.load({ id: artistId, page, limit });
-    return { status: SuccessStatus.success, socials: result.rows, pagination: pagination(result.total, page, limit) };
+    const result = await this.repo.socialsPageWithAccess(viewer, artistId, (page - 1) * limit, limit);
+    if (!result) throw notFound('Artist');
+    if (!result.reachable) throw forbidden('Insufficient access to this artist');
+    return { status: SuccessStatus.success, socials: result.socials, pagination: pagination(result.total, page, limit) };
   }
 
   /** Artist.socials in the graph: a page, empty for an artist the caller cannot reach. */

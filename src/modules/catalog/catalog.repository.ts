@@ -4,7 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
 import { pgArray, query } from '../../db/sql';
 import { ArtistRepository } from '../artist';
-import type { CatalogAccount, CatalogRecord, Song, SongCredit } from './catalog.types';
+import type { CatalogAccount, CatalogRecord, CatalogSongRecord, Song, SongCredit } from './catalog.types';
 
 /** A catalog entry as a Song of its catalog. */
 export interface CatalogSongRow extends Song {
@@ -14,6 +14,13 @@ export interface CatalogSongRow extends Song {
 /** A catalog with whether the viewer reaches it. */
 export interface CatalogAccessRow extends CatalogRecord {
   reachable: boolean;
+}
+
+/** A page of one catalog's songs, with each entry's credits, read with the catalog's reach (no songs when unreachable). */
+export interface CatalogSongsPage {
+  reachable: boolean;
+  total: number;
+  songs: CatalogSongRecord[];
 }
 
 /** A catalog entry to upsert: the catalog's own values for the ISRC (null leaves a value as it is). */
@@ -75,6 +82,44 @@ export class CatalogRepository {
       [...reach.bindings, pgArray(catalogIds)],
     );
     return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * GET /api/catalogs/songs in one statement: whether the catalog exists (null when not) and the
+   * viewer reaches it, then, only when reachable, the page by ISRC (optionally only songs credited
+   * to an artist with the given lower-cased name), its total and each entry's credits in credit order.
+   */
+  async songsPageWithAccess(viewer: Viewer, catalogId: string, offset: number, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
+    const reach = catalogReach(viewer, 'c.id');
+    const rows = await query<Song & { reachable: boolean; total: string; artists: SongCredit[] }>(
+      this.em,
+      `with catalog as (
+         select c.id, ${reach.sql} as reachable from catalogs c where c.id = ?),
+       matching as (
+         select ${SONG_COLUMNS} from catalog_songs cs
+          where cs.catalog_id = ? and (select reachable from catalog)
+            ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+                                                    where a.kind = 'artist' and lower(a.name) = ?)`}),
+       page as (
+         select * from matching order by isrc offset ? limit ?)
+       select catalog.reachable, (select count(*) from matching) as total,
+              page.entry_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
+              coalesce(credits.artists, '[]'::json) as artists
+         from catalog
+         left join page on true
+         left join lateral (
+           select json_agg(json_build_object('id', a.id, 'name', a.name, 'timestamp', floor(extract(epoch from csa.created_at))::int)
+                           order by csa.created_at, a.name, a.id) as artists
+             from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+            where csa.catalog_song_id = page.entry_id) credits on true
+        order by page.isrc`,
+      [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), offset, limit],
+    );
+    if (rows.length === 0) return null;
+    const songs = rows
+      .filter((row) => row.isrc !== null)
+      .map((row) => ({ catalog_id: catalogId, isrc: row.isrc, name: row.name, album: row.album, lyrics: row.lyrics, updated_at: row.updated_at, artists: row.artists }));
+    return { reachable: rows[0].reachable, total: Number(rows[0].total), songs };
   }
 
   /**

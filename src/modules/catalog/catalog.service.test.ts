@@ -74,6 +74,10 @@ function fakeStore(existing: string[] = []) {
     touchCatalogs: async () => undefined,
   };
   const store: CatalogStore = {
+    songsPageWithAccess: async (_viewer, catalogId) => {
+      const catalog = catalogs.get(catalogId);
+      return catalog ? { reachable: catalog.reachable, total: 0, songs: [] } : null;
+    },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),
     linkCatalog: async () => undefined,
@@ -125,5 +129,19 @@ describe('CatalogService.addSongs (fake repository, no database)', () => {
     expect(fake.rosterArtists).toEqual([[NORA, ['Brand New']]]);
     expect(fake.credited.map((c) => c.artistId)).toEqual([LUNA, 'new:Brand New']);
     expect(songs.map((s) => [s.catalog_id, s.isrc, s.name])).toEqual([[OWN, 'GBNWR2400001', 'Second']]);
+  });
+});
+
+describe('CatalogService.songs (fake repository, no database)', () => {
+  it('decides 404 for a missing catalog and 403 for an unreachable one from the one read', async () => {
+    const service = new CatalogService(fakeStore().store, access, loaders());
+    const input = { page: 1, limit: 20 };
+    await expect(service.songs(nora, { catalog_id: MISSING, ...input })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.songs(nora, { catalog_id: FOREIGN, ...input })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.songs(nora, { catalog_id: OWN, ...input })).resolves.toEqual({
+      status: 'success',
+      songs: [],
+      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+    });
   });
 });

@@ -21,7 +21,7 @@ import { Catalog, CatalogAccount, CatalogRecord, CatalogSongRecord, CatalogSongs
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
 export type CatalogStore = Pick<
   CatalogRepository,
-  'transaction' | 'linkCatalog' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
+  'songsPageWithAccess' | 'transaction' | 'linkCatalog' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
 >;
 /** The access rules the service applies besides catalog reach (which is the catalog module's own). */
 export type CatalogAccess = Pick<AccessPolicy, 'resolveAccount' | 'reachableAmong' | 'canAccessAccountBatched'>;
@@ -78,12 +78,13 @@ export class CatalogService {
     });
   }
 
-  /** GET /api/catalogs/songs */
+  /** GET /api/catalogs/songs: 404 absent, 403 unreachable; the check, the page and its credits are one read. */
   async songs(viewer: Viewer, input: CatalogSongsInput): Promise<CatalogSongsResult> {
-    await this.requireCatalogs(viewer, [input.catalog_id]);
     const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const page = await this.loaders.catalogSongsPage.load({ id: input.catalog_id, page: input.page, limit: input.limit, filter });
-    return { status: ResultStatus.success, songs: await this.records(page.rows), pagination: pagination(page.total, input.page, input.limit) };
+    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, (input.page - 1) * input.limit, input.limit, filter);
+    if (!page) throw notFound(`Catalog ${input.catalog_id}`);
+    if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
+    return { status: ResultStatus.success, songs: page.songs, pagination: pagination(page.total, input.page, input.limit) };
   }
 
   /** GET /api/catalogs (and Query.linkedCatalogs): the caller's catalogs, or account_id's. */

@@ -1,0 +1,133 @@
+import { createTestApp, TestApp } from '../app';
+import { as, DEMO } from '../demo';
+import { addSocial, addSong, createArtist, createCatalog } from '../factories';
+import { ArtistSocialsDocument, CatalogSongsDocument } from '../generated/graphql';
+
+/** Issue #14: a hot read costs the rate-limit charge plus ONE data statement, whatever the page size. */
+const BUDGET = 2;
+const PAGES = [20, 50, 100];
+const ROWS = 120;
+
+const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($id: ID!, $page: Int, $limit: Int) {
+  artistSocialsById(id: $id, page: $page, limit: $limit) {
+    status
+    socials { id social_id username profile_url avatar bio follower_count following_count region updated_at }
+    pagination { total_count page limit total_pages }
+  }
+}`;
+
+type Measured = { result: { status: number; body: Record<string, unknown> }; count: number; statements: string[] };
+
+/** The count with the statements themselves, so a failure names what was sent. */
+const spent = (m: Measured) => ({ count: m.count, statements: m.statements });
+const within = (statements: string[]) => ({ count: BUDGET, statements });
+
+describe('statements per request: catalog songs and artist socials (real PostgreSQL)', () => {
+  let t: TestApp;
+  let catalogId: string;
+  let artistId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // Setup touches no table whose triggers evict cached viewers (memberships, api_keys, account names).
+    const catalog = await createCatalog(t.orm, { linkedTo: [DEMO.northwind], name: 'Statements catalog' });
+    const artist = await createArtist(t.orm, { rosterOf: DEMO.northwind, name: 'Statements Artist' });
+    catalogId = catalog.id;
+    artistId = artist.id;
+    for (let i = 0; i < ROWS; i++) {
+      await addSong(t.orm, catalogId, { isrc: `QZSTM26${String(i).padStart(5, '0')}`, name: `Song ${i}`, artistIds: [DEMO.luna, artistId] });
+      await addSocial(t.orm, artistId, { profileUrl: `https://social.example.test/statements/${i}`, username: `statements_${i}` });
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** One request with Nora's key so the measured one finds her viewer cached and her key's use recorded. */
+  const warm = async () => expect((await t.http().get('/api/accounts/me').set(as.nora)).status).toBe(200);
+  const measure = (run: () => Promise<{ status: number; body: Record<string, unknown> }>) => t.sql.measure(run) as Promise<Measured>;
+
+  describe('GET /api/catalogs/songs and Query.catalogSongs', () => {
+    it.each(PAGES)('REST, page of %i: the rate-limit charge and one read', async (limit) => {
+      await warm();
+      const m = await measure(() => t.http().get('/api/catalogs/songs').query({ catalog_id: catalogId, limit }).set(as.nora));
+      expect(m.result.status).toBe(200);
+      const songs = m.result.body.songs as { artists: unknown[] }[];
+      expect(songs).toHaveLength(limit);
+      expect(songs.every((s) => s.artists.length === 2)).toBe(true);
+      expect(m.result.body.pagination).toEqual({ total_count: ROWS, page: 1, limit, total_pages: Math.ceil(ROWS / limit) });
+      expect(spent(m)).toEqual(within(m.statements));
+    });
+
+    it.each(PAGES)('GraphQL, page of %i: the rate-limit charge and one read, the same answer as REST', async (limit) => {
+      await warm();
+      const m = await measure(() => t.graphql(CatalogSongsDocument, { catalog_id: catalogId, limit }, as.nora));
+      expect(m.result.body.errors).toBeUndefined();
+      expect(spent(m)).toEqual(within(m.statements));
+      const rest = await t.http().get('/api/catalogs/songs').query({ catalog_id: catalogId, limit }).set(as.nora);
+      expect((m.result.body.data as { catalogSongs: unknown }).catalogSongs).toEqual(rest.body);
+    });
+
+    it('still refuses: 404 for a missing catalog, 403 for one out of reach, on REST and GraphQL, in the same budget', async () => {
+      for (const [id, status, code] of [
+        ['00000000-0000-4000-8000-0000000000ff', 404, 'NOT_FOUND'],
+        [DEMO.catalogKai, 403, 'FORBIDDEN'],
+      ] as const) {
+        await warm();
+        const rest = await measure(() => t.http().get('/api/catalogs/songs').query({ catalog_id: id, limit: 100 }).set(as.nora));
+        expect({ id, status: rest.result.status, code: rest.result.body.code }).toEqual({ id, status, code });
+        expect(spent(rest)).toEqual(within(rest.statements));
+        const gql = await measure(() => t.graphql(CatalogSongsDocument, { catalog_id: id, limit: 100 }, as.nora));
+        expect({ id, code: (gql.result.body.errors as { extensions: { code: string } }[])[0].extensions.code }).toEqual({ id, code });
+        expect(spent(gql)).toEqual(within(gql.statements));
+      }
+    });
+  });
+
+  describe('GET /api/artists/{id}/socials, GET /api/artist/socials and their GraphQL twins', () => {
+    const reads = (id: string, limit: number) =>
+      [
+        ['GET /api/artists/{id}/socials', () => t.http().get(`/api/artists/${id}/socials`).query({ limit }).set(as.nora)],
+        ['GET /api/artist/socials', () => t.http().get('/api/artist/socials').query({ artist_account_id: id, limit }).set(as.nora)],
+        ['Query.artistSocialsById', () => t.graphql(ARTIST_SOCIALS_BY_ID, { id, limit }, as.nora)],
+        ['Query.artistSocials', () => t.graphql(ArtistSocialsDocument, { artist_account_id: id, limit }, as.nora)],
+      ] as const;
+    /** The REST body, or the GraphQL envelope under data. */
+    const answer = (body: Record<string, unknown>) => {
+      const data = body.data as Record<string, Record<string, unknown>> | undefined;
+      return data ? (data.artistSocialsById ?? data.artistSocials) : body;
+    };
+
+    it.each(PAGES)('page of %i on every path: the rate-limit charge and one read, the same answer', async (limit) => {
+      const answers: unknown[] = [];
+      for (const [name, run] of reads(artistId, limit)) {
+        await warm();
+        const m = await measure(run);
+        expect({ name, status: m.result.status, errors: m.result.body.errors }).toEqual({ name, status: 200, errors: undefined });
+        const body = answer(m.result.body);
+        expect((body.socials as unknown[]).length).toBe(limit);
+        expect(body.pagination).toEqual({ total_count: ROWS, page: 1, limit, total_pages: Math.ceil(ROWS / limit) });
+        expect({ name, ...spent(m) }).toEqual({ name, ...within(m.statements) });
+        answers.push(body);
+      }
+      for (const other of answers.slice(1)) expect(other).toEqual(answers[0]);
+    });
+
+    it('still refuses: 404 for a missing account and for a non-artist one, 403 for an artist out of reach, in the same budget', async () => {
+      for (const [id, status, code] of [
+        ['00000000-0000-4000-8000-0000000000ff', 404, 'NOT_FOUND'],
+        [DEMO.northwind, 404, 'NOT_FOUND'],
+        [DEMO.kai, 403, 'FORBIDDEN'],
+      ] as const) {
+        for (const [name, run] of reads(id, 100)) {
+          await warm();
+          const m = await measure(run);
+          const errors = m.result.body.errors as { extensions: { code: string } }[] | undefined;
+          const got = errors ? { name, id, code: errors[0].extensions.code } : { name, id, status: m.result.status, code: m.result.body.code };
+          expect(got).toEqual(errors ? { name, id, code } : { name, id, status, code });
+          expect({ name, ...spent(m) }).toEqual({ name, ...within(m.statements) });
+        }
+      }
+    });
+  });
+});
