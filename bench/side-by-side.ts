@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -38,17 +38,22 @@ const settings = {
   countRequests: env('BENCH_COUNT_REQUESTS', 15, 40),
   pages: (process.env.BENCH_PAGES ?? '20,50,100').split(',').map(Number),
   postgraphile: process.env.BENCH_SKIP_POSTGRAPHILE !== '1',
+  /** BENCH_BEFORE: root of another checkout of this repository, measured as the contender "service (before)". */
+  before: process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined,
   out: process.env.BENCH_OUT ?? join(process.cwd(), 'bench', 'results', 'latest.json'),
 };
 
-type ContenderKey = 'baseline' | 'service' | 'postgraphile';
+type ContenderKey = 'baseline' | 'service' | 'serviceBefore' | 'postgraphile';
 
 interface ContenderSpec {
   key: ContenderKey;
   label: string;
+  /** Absolute, or relative to this directory (dist/bench). */
   script: string;
   appName: string;
   execPath?: string;
+  /** Working directory of the process (default: the harness's). */
+  cwd?: string;
 }
 
 const CONTENDERS: ContenderSpec[] = [
@@ -63,6 +68,9 @@ const CONTENDERS: ContenderSpec[] = [
   },
 ];
 
+/** Scenario id of the "before" twin of a service scenario. */
+const beforeId = (id: string) => `${id}-before`;
+
 interface Scenario {
   id: string;
   contender: ContenderKey;
@@ -72,6 +80,8 @@ interface Scenario {
   call: HttpCall;
   /** The answer as the REST body it must equal (songs scenarios only). */
   comparable?: (body: string) => unknown;
+  /** Byte-for-byte check against REST's body as well: of the body as answered, or of the comparable value serialized. */
+  sameBytes?: 'body' | 'value';
 }
 
 const KEY = DEMO_KEYS[1].raw; // Nora, member of Northwind Records (the bench catalog's owner)
@@ -123,8 +133,8 @@ function scenarios(): Scenario[] {
   const list: Scenario[] = [];
   const rest = (limit: number): HttpCall => ({ method: 'GET', path: songsPath(limit), headers: { 'x-api-key': KEY } });
   for (const page of settings.pages) {
-    list.push({ id: `baseline-${page}`, contender: 'baseline', name: 'hand-written (yardstick)', page, call: rest(page), comparable: (b) => JSON.parse(b) });
-    list.push({ id: `rest-${page}`, contender: 'service', name: 'REST', page, call: rest(page), comparable: (b) => JSON.parse(b) });
+    list.push({ id: `baseline-${page}`, contender: 'baseline', name: 'hand-written (yardstick)', page, call: rest(page), comparable: (b) => JSON.parse(b), sameBytes: 'body' });
+    list.push({ id: `rest-${page}`, contender: 'service', name: 'REST', page, call: rest(page), comparable: (b) => JSON.parse(b), sameBytes: 'body' });
     list.push({
       id: `graphql-${page}`,
       contender: 'service',
@@ -137,6 +147,7 @@ function scenarios(): Scenario[] {
         body: json({ query: SERVICE_QUERY, variables: { catalog_id: BENCH_CATALOG, limit: page } }),
       },
       comparable: (b) => graphqlData(b, 'catalogSongs'),
+      sameBytes: 'value',
     });
     if (settings.postgraphile) {
       list.push({
@@ -174,7 +185,76 @@ function scenarios(): Scenario[] {
     }
   }
   list.push({ id: 'runs', contender: 'service', name: 'REST runs status read', call: { method: 'GET', path: `/api/tasks/runs?runId=${BENCH_RUN}`, headers: { 'x-api-key': KEY } } });
-  return list;
+  if (!settings.before) return list;
+  // BENCH_BEFORE: each service scenario gets its twin on the "before" tree, right after it (same call, same rounds).
+  return list.flatMap((s) => (s.contender === 'service' ? [s, { ...s, id: beforeId(s.id), contender: 'serviceBefore' as const, name: `${s.name} (before)` }] : [s]));
+}
+
+// ───────────────────────────── BENCH_BEFORE ─────────────────────────────
+
+/** Root of this checkout (the harness runs from <root>/dist/bench). */
+const OWN_ROOT = resolve(__dirname, '..', '..');
+
+interface BeforeTree {
+  dir: string;
+  commit: string;
+  afterCommit: string;
+}
+
+function gitDescribe(dir: string): string {
+  try {
+    const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${commit} + uncommitted changes` : commit;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+/**
+ * The "before" contender: <dir>/dist/bench/service.server.js of another checkout of this repository
+ * (built here with `npx tsc -p tsconfig.bench.json` when missing), run with <dir> as its working
+ * directory so it loads <dir>'s compiled code and <dir>/node_modules (own or a symlink). It shares the
+ * bench database, which the harness migrates and seeds once with THIS tree (the newer one): the
+ * before process must neither migrate nor seed — an older migrator would not know the newer
+ * migrations — so its service.server must open the database with `migrate: false, seed: false`.
+ */
+function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
+  const where = `BENCH_BEFORE=${dir}`;
+  const ownName = (JSON.parse(readFileSync(join(OWN_ROOT, 'package.json'), 'utf8')) as { name?: string }).name;
+  let name: string | undefined;
+  try {
+    name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name;
+  } catch {
+    throw new Error(`${where}: no package.json there; give the root of another checkout of this repository (git worktree add <dir> <commit>)`);
+  }
+  if (name !== ownName) throw new Error(`${where}: its package.json names "${name}", not "${ownName}": not a checkout of this repository`);
+  // existsSync follows the symlink: a dangling node_modules link counts as missing.
+  if (!existsSync(join(dir, 'node_modules'))) {
+    throw new Error(`${where} has no node_modules: link this checkout's (ln -s ${join(OWN_ROOT, 'node_modules')} ${join(dir, 'node_modules')}) or install there`);
+  }
+  const script = join(dir, 'dist', 'bench', 'service.server.js');
+  if (!existsSync(script)) {
+    // What `npx tsc` runs there, called directly: npx could reach for the registry (and, under
+    // `npm run`, reads `-p` as its own --package).
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    if (!existsSync(tsc)) throw new Error(`${where}: ${script} is missing and ${tsc} is not there to build it`);
+    console.log(`building the before tree: tsc -p tsconfig.bench.json in ${dir}`);
+    try {
+      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.bench.json'], { cwd: dir, stdio: 'inherit', timeout: 600_000 });
+    } catch (error) {
+      throw new Error(`${where}: tsc -p tsconfig.bench.json failed there: ${firstLine(error)}`);
+    }
+    if (!existsSync(script)) throw new Error(`${where}: built, but ${script} is still missing (does that commit have bench/service.server.ts?)`);
+  }
+  const source = readFileSync(script, 'utf8');
+  if (!/migrate:\s*false/.test(source) || !/seed:\s*false/.test(source)) {
+    throw new Error(`${where}: ${script} does not open the database with { migrate: false, seed: false }; it would run its (older) migrator on the shared bench database`);
+  }
+  return {
+    spec: { key: 'serviceBefore', label: `this service before the change (${dir}, ${gitDescribe(dir)})`, script, appName: 'mas_bench_service_before', cwd: dir },
+    tree: { dir, commit: gitDescribe(dir), afterCommit: gitDescribe(OWN_ROOT) },
+  };
 }
 
 // ───────────────────────────── contender processes ─────────────────────────────
@@ -204,9 +284,10 @@ function packageVersion(name: string): string {
 }
 
 async function start(spec: ContenderSpec, databaseUrl: string): Promise<Running> {
-  const child: ChildProcess = fork(join(__dirname, spec.script), [], {
+  const child: ChildProcess = fork(resolve(__dirname, spec.script), [], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PGAPPNAME: spec.appName, NODE_ENV: 'production', GRAPHILE_ENV: 'production' },
     execPath: spec.execPath,
+    cwd: spec.cwd,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
@@ -305,18 +386,39 @@ async function checkSameJson(running: Map<ContenderKey, Running>, list: Scenario
         actual = `unreadable answer (${answer.status}): ${error instanceof Error ? error.message : error}`;
       }
       if (!isDeepStrictEqual(actual, expected)) {
-        const message = `${scenario.id}: the answer differs from REST's (page ${page}): ${json(actual).slice(0, 300)} …`;
+        const whose = scenario.contender === 'serviceBefore' ? "REST's (this tree): the before tree answers differently" : "REST's";
+        const message = `${scenario.id}: the answer differs from ${whose} (page ${page}): ${json(actual).slice(0, 300)} …`;
         if (scenario.contender === 'postgraphile') {
           markSkipped(list, results, 'postgraphile', `not run: its answer differs from REST's (${message})`);
           continue;
         }
         throw new Error(message);
       }
-      const bytes = scenario.contender === 'baseline' ? answer.body : scenario.contender === 'service' ? json(actual) : undefined;
+      const bytes = scenario.sameBytes === 'body' ? answer.body : scenario.sameBytes === 'value' ? json(actual) : undefined;
       if (bytes !== undefined && bytes !== restBody) notes.add(`${scenario.id}: same JSON value as REST but not the same bytes`);
     }
   }
-  notes.add('Before measuring: baseline, REST, GraphQL (data.catalogSongs) and PostGraphile (mapped to the REST shape) answers were checked equal at every page; baseline and GraphQL byte for byte with REST unless noted.');
+  const before = running.get('serviceBefore');
+  if (before) {
+    // The status read has no other contender: the before tree's answer must equal this tree's.
+    const runs = list.find((s) => s.id === 'runs')!;
+    const after = await running.get('service')!.client.call(runs.call);
+    const answer = await before.client.call(runs.call);
+    const parse = (body: string) => {
+      try {
+        return JSON.parse(body) as unknown;
+      } catch {
+        return body;
+      }
+    };
+    if (after.status !== 200 || answer.status !== after.status || !isDeepStrictEqual(parse(answer.body), parse(after.body))) {
+      throw new Error(`${beforeId('runs')}: the before tree's status read differs from this tree's: ${answer.status} ${answer.body.slice(0, 300)} … vs ${after.status} ${after.body.slice(0, 300)} …`);
+    }
+    if (answer.body !== after.body) notes.add(`${beforeId('runs')}: same JSON value as this tree's status read but not the same bytes`);
+  }
+  notes.add(
+    `Before measuring: baseline, REST, GraphQL (data.catalogSongs)${before ? ', REST and GraphQL of the before tree' : ''} and PostGraphile (mapped to the REST shape) answers were checked equal at every page; baseline and GraphQL${before ? ' (both trees) and REST (before)' : ''} byte for byte with REST unless noted${before ? "; the before tree's runs status read equal to this tree's" : ''}.`,
+  );
 }
 
 function markSkipped(list: Scenario[], results: Map<string, ScenarioResult>, contender: ContenderKey, reason: string): void {
@@ -485,6 +587,64 @@ function checks(byId: Map<string, Summary>): Check[] {
   return list;
 }
 
+/** One service scenario measured on both trees in the same rounds. Ratios are after ÷ before (< 1: the change saves). */
+interface BeforeAfter {
+  id: string;
+  name: string;
+  page?: number;
+  cpuTotalMsBefore?: number;
+  cpuTotalMsAfter?: number;
+  cpuRatio?: number;
+  /** after ÷ before of each round's own pair (both bursts in the same round): the spread the noise leaves. */
+  cpuRoundRatios: number[];
+  statementsBefore?: number;
+  statementsAfter?: number;
+  statementsRatio?: number;
+}
+
+function beforeAfter(summaries: Summary[], byId: Map<string, Summary>): BeforeAfter[] {
+  const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
+  return summaries
+    .filter((s) => s.contender === 'service' && byId.has(beforeId(s.id)))
+    .map((after) => {
+      const before = byId.get(beforeId(after.id))!;
+      const rounds = Math.min(after.rounds.length, before.rounds.length);
+      const cpuRoundRatios: number[] = [];
+      for (let i = 0; i < rounds; i += 1) {
+        const r = ratio(after.rounds[i].serverMs + after.rounds[i].postgresMs, before.rounds[i].serverMs + before.rounds[i].postgresMs);
+        if (r !== undefined) cpuRoundRatios.push(r);
+      }
+      return {
+        id: after.id,
+        name: after.name,
+        page: after.page,
+        cpuTotalMsBefore: before.totalMs,
+        cpuTotalMsAfter: after.totalMs,
+        cpuRatio: ratio(after.totalMs, before.totalMs),
+        cpuRoundRatios,
+        statementsBefore: before.statementsPerRequest,
+        statementsAfter: after.statementsPerRequest,
+        statementsRatio: ratio(after.statementsPerRequest, before.statementsPerRequest),
+      };
+    });
+}
+
+function beforeAfterMarkdown(rows: BeforeAfter[], tree: BeforeTree): string {
+  const lines = [
+    `before → after: the service at ${tree.dir} (${tree.commit}) → this tree (${tree.afterCommit}), measured in the same interleaved rounds; ratio = after ÷ before (< 1: the change saves).`,
+    '',
+    '| scenario | page | CPU total ms/req before | after | after ÷ before | per-round after ÷ before (min–max) | SQL statements/req before | after | after ÷ before |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const spread = r.cpuRoundRatios.length ? `${fmt(Math.min(...r.cpuRoundRatios))}–${fmt(Math.max(...r.cpuRoundRatios))}×` : '–';
+    lines.push(
+      `| ${r.name} | ${r.page ?? '–'} | ${fmt(r.cpuTotalMsBefore)} | ${fmt(r.cpuTotalMsAfter)} | ${fmt(r.cpuRatio)}× | ${spread} | ${fmt(r.statementsBefore)} | ${fmt(r.statementsAfter)} | ${fmt(r.statementsRatio)}× |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function markdown(summaries: Summary[], checkList: Check[], header: string): string {
   const lines = [header, '', '| contender | page | CPU server ms/req | CPU PostgreSQL ms/req | CPU total ms/req | SQL statements/req | p50 ms | p99 ms | requests (errors) |', '|---|---|---|---|---|---|---|---|---|'];
   for (const s of summaries) {
@@ -509,12 +669,21 @@ export async function sideBySide(): Promise<void> {
   const list = scenarios();
   const results = new Map<string, ScenarioResult>(list.map((s) => [s.id, { id: s.id, contender: s.contender, name: s.name, page: s.page, rounds: [], latencies: [] }]));
   const notes = new Set<string>();
+  let beforeTree: BeforeTree | undefined;
+  if (settings.before) {
+    // Checked (and built) before anything else starts: a wrong BENCH_BEFORE fails in seconds.
+    const prepared = prepareBefore(settings.before);
+    beforeTree = prepared.tree;
+    CONTENDERS.splice(CONTENDERS.findIndex((c) => c.key === 'service') + 1, 0, prepared.spec);
+    console.log(`before: ${beforeTree.dir} (${beforeTree.commit}); after: this tree (${beforeTree.afterCommit})`);
+  }
   const loadBefore = loadavg();
   const db = await openBenchDatabase(logger);
   console.log(`bench database: ${db.source}`);
   const running = new Map<ContenderKey, Running>();
   let admin: PgClient | undefined;
   try {
+    // Migrated and seeded once, by this (the newest) tree; no contender migrates or seeds.
     const config = loadConfig({ ...process.env, DATABASE_URL: db.url, DEMO_SEED: 'true', LOG_LEVEL: 'warn' });
     const database = await openDatabase(config, logger, { entities });
     try {
@@ -546,6 +715,16 @@ export async function sideBySide(): Promise<void> {
       // Each round starts at another scenario: none is always first (or last) after the others.
       const shift = Math.floor((round * active.length) / settings.rounds);
       const order = [...active.slice(shift), ...active.slice(0, shift)];
+      // BENCH_BEFORE: a scenario and its before twin run back to back, after first in even rounds,
+      // before first in odd ones, so neither tree always follows the same neighbour.
+      if (round % 2 === 1) {
+        for (let i = 0; i + 1 < order.length; i += 1) {
+          if (order[i].contender === 'service' && order[i + 1].id === beforeId(order[i].id)) {
+            [order[i], order[i + 1]] = [order[i + 1], order[i]];
+            i += 1;
+          }
+        }
+      }
       process.stdout.write(`  round ${round + 1}/${settings.rounds} `);
       for (const scenario of order) {
         await burst(admin, running.get(scenario.contender)!, scenario, results.get(scenario.id)!);
@@ -576,7 +755,9 @@ export async function sideBySide(): Promise<void> {
       `Measured ${date.slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres} (${db.source}); load average before/after ${machine.loadAverageBefore[0]} / ${machine.loadAverageAfter[0]}.`,
       `${settings.rate} req/s open loop, ${settings.rounds} interleaved rounds × ${settings.seconds} s per scenario${settings.quick ? ' (BENCH_QUICK)' : ''}; CPU: median over rounds; p50/p99: all rounds' requests.`,
     ].join('\n');
-    const table = markdown(summaries, checkList, header);
+    const comparison = beforeTree ? beforeAfter(summaries, byId) : undefined;
+    const table = markdown(summaries, checkList, header) + (comparison && beforeTree ? `\n\n${beforeAfterMarkdown(comparison, beforeTree)}` : '');
+    if (beforeTree) notes.add(`The checks compare this tree only; the "(before)" rows are the same scenarios on ${beforeTree.dir} (${beforeTree.commit}), its own process (PGAPPNAME mas_bench_service_before), the same database, the same rounds.`);
     console.log(`\n${table}\n`);
     for (const note of notes) console.log(`- ${note}`);
     const out = resolve(settings.out);
@@ -591,8 +772,10 @@ export async function sideBySide(): Promise<void> {
           database: db.source,
           settings,
           contenders: CONTENDERS.map(({ key, label }) => ({ key, label })),
+          before: beforeTree,
           scenarios: summaries,
           checks: checkList,
+          beforeAfter: comparison,
           notes: [...notes],
           markdown: table,
         },
