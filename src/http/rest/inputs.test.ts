@@ -1,6 +1,6 @@
 import { GraphQLBoolean, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, GraphQLArgument, GraphQLInputType } from 'graphql';
 import { AppError } from '../../common/errors';
-import { checkRestInput } from './inputs';
+import { parseRestInput } from './inputs';
 import type { RestRoute } from './route';
 
 const arg = (name: string, type: GraphQLInputType): GraphQLArgument =>
@@ -8,7 +8,7 @@ const arg = (name: string, type: GraphQLInputType): GraphQLArgument =>
 
 function problems(route: RestRoute, args: GraphQLArgument[], input: { params?: object; query?: object; body?: unknown }) {
   try {
-    checkRestInput(args, route, { params: {}, query: {}, ...input } as never);
+    parseRestInput(args, route, { params: {}, query: {}, ...input } as never);
     return [];
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
@@ -19,7 +19,16 @@ function problems(route: RestRoute, args: GraphQLArgument[], input: { params?: o
 const put: RestRoute = { operation: 'Mutation.x', method: 'PUT', path: '/things/:id' };
 const get: RestRoute = { operation: 'Query.x', method: 'GET', path: '/things' };
 
-describe('checkRestInput', () => {
+describe('parseRestInput', () => {
+  it('answers the variables, typed: path first, then a non-empty query value, then the body', () => {
+    const args = [arg('id', new GraphQLNonNull(GraphQLString)), arg('limit', GraphQLInt), arg('on', GraphQLBoolean), arg('tags', new GraphQLList(GraphQLString)), arg('note', GraphQLString)];
+    const input = (query: object, body: object) => parseRestInput(args, put, { params: { id: 'a1' }, query, body } as never);
+    expect(input({ limit: '20', on: 'false', tags: 'solo' }, {})).toEqual({ id: 'a1', limit: 20, on: false, tags: ['solo'] });
+    // An empty query value is absent (the body's value counts); an empty JSON string is a value.
+    expect(input({ limit: '' }, { limit: 5, note: '' })).toEqual({ id: 'a1', limit: 5, note: '' });
+    expect(parseRestInput(args.slice(1), get, { params: {}, query: { limit: '' }, body: undefined })).toEqual({});
+  });
+
   it('validates booleans instead of coercing them', () => {
     const args = [arg('is_favourite', new GraphQLNonNull(GraphQLBoolean))];
     expect(problems(put, args, { body: { is_favourite: 'maybe' } })).toEqual([{ field: 'is_favourite', message: 'must be true or false' }]);

@@ -17,15 +17,17 @@ const INT_MIN = -(2 ** 31);
 type Origin = 'path' | 'query' | 'body';
 
 /**
- * Checks raw REST input against the GraphQL argument types before sofa sees it: sofa coerces
- * ("maybe" becomes false) and answers 500 for a missing required variable. Strings are
- * validated, not coerced (decisions §1). Bounds are checked later, by the services.
+ * Parses raw REST input into the operation's variables: each argument from the path, else a
+ * non-empty query value, else the body; checked against its GraphQL type (text is never coerced
+ * loosely: "maybe" is no Boolean, decisions §1), then converted (text scalars through the scalar,
+ * a lone query value as a one-item list). Any problem is a 400 naming every bad field. Bounds and
+ * defaults are the operation's zod schema's, applied by its resolver.
  */
-export function checkRestInput(
+export function parseRestInput(
   args: readonly GraphQLArgument[],
   route: RestRoute,
   input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
-): void {
+): Record<string, unknown> {
   const problems: FieldProblem[] = [];
   const body = input.body;
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
@@ -34,6 +36,7 @@ export function checkRestInput(
     });
   }
   const bodyObject = (body ?? {}) as Record<string, unknown>;
+  const variables: Record<string, unknown> = {};
   for (const [field, message] of Object.entries(route.refusedFields ?? {})) {
     if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
   }
@@ -54,31 +57,13 @@ export function checkRestInput(
       value = route.method === 'GET' ? undefined : bodyObject[arg.name];
       if (route.method === 'GET' && input.query[arg.name] === '') value = '';
     }
+    const before = problems.length;
     checkValue(arg.type, value, arg.name, origin === 'body' ? 'json' : 'text', problems);
+    // An empty query value means absent; an empty JSON string is a value.
+    const absent = value === undefined || value === null || (origin !== 'body' && value === '');
+    if (problems.length === before && !absent) variables[arg.name] = coerce(arg.type, value);
   }
   if (problems.length) throw invalidInput(problems);
-}
-
-/**
- * The operation's variables from a request checkRestInput accepted, taken from the same places
- * (path, then a non-empty query value, then the body) and coerced as sofa-api's router would:
- * text scalars through the scalar's serialize, "true" as true, a lone query value as a one-item list.
- */
-export function restVariables(
-  args: readonly GraphQLArgument[],
-  route: RestRoute,
-  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
-): Record<string, unknown> {
-  const body = (input.body ?? {}) as Record<string, unknown>;
-  const variables: Record<string, unknown> = {};
-  for (const arg of args) {
-    let value: unknown;
-    if (route.path.includes(`:${arg.name}`)) value = input.params[arg.name];
-    else if (input.query[arg.name] !== undefined && input.query[arg.name] !== '') value = input.query[arg.name];
-    else value = body[arg.name];
-    if (value === undefined || value === null) continue;
-    variables[arg.name] = coerce(arg.type, value);
-  }
   return variables;
 }
 

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
-import { checkRestInput, operationField, restVariables } from './inputs';
+import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import type { RestRoute } from './route';
@@ -124,13 +124,13 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         ];
         if (problems.length) throw invalidInput(problems);
         const input = { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body };
-        checkRestInput(field.args, route, input);
+        const variableValues = parseRestInput(field.args, route, input);
         const operation = operations.get(route)!;
         const result = await execute({
           schema,
           document: operation.document,
           contextValue: req.ctx,
-          variableValues: restVariables(field.args, route, input),
+          variableValues,
         });
         if (result.errors?.length) {
           const httpError = toHttpError(result.errors[0]);
