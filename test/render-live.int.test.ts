@@ -1,42 +1,9 @@
-import { Client, createClient } from 'graphql-ws';
 import { readdir } from 'node:fs/promises';
-import WebSocket from 'ws';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { renderEnv, secondInstance, spawnWorker, startWorker, waitForRun } from './support/render';
 import type { RenderWorker } from '../src/jobs/render.worker';
-
-const SUBSCRIPTION = 'subscription($runId: String!) { renderRun(runId: $runId) { id status progress attempts output { url codec } } }';
-
-type Pushed = { id: string; status: string; progress: number; attempts: number; output: { url: string; codec: string } | null };
-
-function wsClient(port: number, connectionParams: Record<string, string>): Client {
-  return createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
-}
-
-/** Subscribes and collects every pushed state; `first` resolves with the first one. */
-function watch(client: Client, runId: string) {
-  const states: Pushed[] = [];
-  const errors: unknown[] = [];
-  let resolveFirst!: () => void;
-  const first = new Promise<void>((r) => (resolveFirst = r));
-  const done = new Promise<void>((resolve) => {
-    client.subscribe<{ renderRun: Pushed }>({ query: SUBSCRIPTION, variables: { runId } }, {
-      next: (msg) => {
-        if (msg.errors) errors.push(...msg.errors);
-        if (msg.data) states.push(msg.data.renderRun);
-        resolveFirst();
-      },
-      error: (error) => {
-        errors.push(error);
-        resolveFirst();
-        resolve();
-      },
-      complete: () => resolve(),
-    });
-  });
-  return { states, errors, first, done };
-}
+import { watchRun as watch, wsClient } from './support/live';
 
 describe('live render status across processes (real PostgreSQL)', () => {
   let t: TestApp;

@@ -1,4 +1,3 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
 import {
   GraphQLArgument,
   GraphQLInputType,
@@ -9,13 +8,12 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
-  Kind,
-  OperationTypeNode,
 } from 'graphql';
-import { createSofa, OpenAPI } from 'sofa-api';
+import { OpenAPI } from 'sofa-api';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
 import { ERROR_STATUS, ErrorBody } from './error-status';
+import { routeDocument, sofaModels } from './documents';
 import { operationField } from './inputs';
 import type { RestRoute } from './route';
 
@@ -80,21 +78,12 @@ export interface OpenApiOptions {
  * description, and both security schemes on every route that needs credentials.
  */
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[], options: OpenApiOptions = {}): OpenApiDocument {
-  const sofa = createSofa({ basePath: API_BASE, schema });
+  const sofa = sofaModels(schema);
   const customScalars = scalarSchemas(schema);
   const generator = OpenAPI({ schema, info: { title: '', version: '' }, customScalars });
   for (const route of routes) {
-    const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
-    const operationNode = buildOperationNodeForField({
-      kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-      schema,
-      field: fieldName,
-      models: sofa.models,
-      ignore: sofa.ignore,
-      circularReferenceDepth: sofa.depthLimit,
-    });
     generator.addRoute(
-      { document: { kind: Kind.DOCUMENT, definitions: [operationNode] }, path: route.path, method: route.method, tags: route.tags, description: route.description },
+      { document: routeDocument(schema, sofa, route.operation), path: route.path, method: route.method, tags: route.tags, description: route.description },
       { basePath: API_BASE },
     );
   }

@@ -1,11 +1,10 @@
 import express, { NextFunction, Request, Response as ExpressResponse } from 'express';
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { DocumentNode, execute, GraphQLSchema, Kind, OperationTypeNode, validate } from 'graphql';
-import { createSofa } from 'sofa-api';
+import { DocumentNode, execute, GraphQLSchema, validate } from 'graphql';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
+import { routeDocument, SofaModels, sofaModels } from './documents';
 import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
@@ -32,20 +31,11 @@ interface RestOperation {
  * The operation a route runs: the document sofa-api builds for its root field (every field of the
  * answer, nested models as sofa selects them), built and validated once, at start-up.
  */
-function restOperation(schema: GraphQLSchema, sofa: ReturnType<typeof createSofa>, route: RestRoute): RestOperation {
-  const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
-  const node = buildOperationNodeForField({
-    kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-    schema,
-    field: fieldName,
-    models: sofa.models,
-    ignore: sofa.ignore,
-    circularReferenceDepth: sofa.depthLimit,
-  });
-  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [node] };
+function restOperation(schema: GraphQLSchema, sofa: SofaModels, route: RestRoute): RestOperation {
+  const document = routeDocument(schema, sofa, route.operation);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors[0].message}`);
-  return { document, fieldName };
+  return { document, fieldName: route.operation.split('.')[1] };
 }
 
 /**
@@ -56,7 +46,7 @@ function restOperation(schema: GraphQLSchema, sofa: ReturnType<typeof createSofa
  * raw input (400), then runs.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
-  const sofa = createSofa({ basePath: '/api', schema });
+  const sofa = sofaModels(schema);
   const operations = new Map(routes.map((route) => [route, restOperation(schema, sofa, route)]));
 
   const router = express.Router();
