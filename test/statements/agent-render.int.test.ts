@@ -9,8 +9,9 @@ import { AgentTemplatesDocument } from '../generated/graphql';
  */
 describe('statements per request: agent templates and render runs (real PostgreSQL)', () => {
   let t: TestApp;
-  /** A run of Nora's that is COMPLETED with a stored video (its answer carries a signed link). */
+  /** A run of Nora's that is COMPLETED with a stored video (its answer carries a signed link), and one still QUEUED. */
   let completedRun: string;
+  let queuedRun: string;
   /** A run of Otto's: out of Nora's reach. */
   let ottoRun: string;
 
@@ -30,6 +31,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
       [DEMO.nora, payload, output],
     );
     completedRun = runs.find((r) => r.status === 'COMPLETED')!.id;
+    queuedRun = runs.find((r) => r.status === 'QUEUED')!.id;
     await conn.execute(
       `insert into render_runs (id, created_at, updated_at, account_id, task_identifier, payload)
        select gen_random_uuid(), now() - g * interval '1 minute', now(), ?, 'render-video', ?::jsonb from generate_series(1, 30) g`,
@@ -79,15 +81,18 @@ describe('statements per request: agent templates and render runs (real PostgreS
   });
 
   describe('GET /api/tasks/runs?runId=', () => {
-    it('costs 2 statements over REST and GraphQL, for a run with a signed video link too', async () => {
-      for (const runId of [completedRun]) {
-        const rest = await costsTwo(`GET /api/tasks/runs?runId=${runId}`, () => t.http().get('/api/tasks/runs').query({ runId }).set(as.nora));
-        expect(rest.status).toBe(200);
-        expect(rest.body.runs).toHaveLength(1);
-        expect(rest.body.runs[0].output.url).toEqual(expect.any(String));
-        const gql = await costsTwo('GraphQL runs(runId)', () => t.graphql(runsQuery, { runId }, as.nora));
-        expect(gql.body.data.runs.runs[0].id).toBe(runId);
-      }
+    it.each([
+      ['QUEUED', () => queuedRun],
+      ['COMPLETED (with a signed video link)', () => completedRun],
+    ])('costs 2 statements over REST and GraphQL for a %s run', async (_status, run) => {
+      const runId = run();
+      const rest = await costsTwo(`GET /api/tasks/runs?runId=${runId}`, () => t.http().get('/api/tasks/runs').query({ runId }).set(as.nora));
+      expect(rest.status).toBe(200);
+      expect(rest.body.runs).toHaveLength(1);
+      expect(rest.body.runs[0].output?.url ?? null).toEqual(runId === completedRun ? expect.any(String) : null);
+      expect(rest.body.pagination).toBeNull();
+      const gql = await costsTwo('GraphQL runs(runId)', () => t.graphql(runsQuery, { runId }, as.nora));
+      expect(gql.body.data.runs.runs[0].id).toBe(runId);
     });
 
     it('still answers 404 for a run out of reach, and for a run of another account than account_id', async () => {
@@ -95,6 +100,8 @@ describe('statements per request: agent templates and render runs (real PostgreS
       expect(other.status).toBe(404);
       const mismatch = await t.http().get('/api/tasks/runs').query({ runId: completedRun, account_id: DEMO.luna }).set(as.nora);
       expect(mismatch.status).toBe(404);
+      const gql = await t.graphql(runsQuery, { runId: ottoRun }, as.nora);
+      expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
     });
   });
 
@@ -114,6 +121,19 @@ describe('statements per request: agent templates and render runs (real PostgreS
     it('still answers 403 for an account_id out of reach', async () => {
       const res = await t.http().get('/api/tasks/runs').query({ account_id: DEMO.otto }).set(as.nora);
       expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+      const gql = await t.graphql(runsQuery, { account_id: DEMO.otto }, as.nora);
+      expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      // An account that does not exist is out of reach too (as before: 403, not an empty page).
+      const missing = await t.http().get('/api/tasks/runs').query({ account_id: '00000000-0000-4000-8000-00000000ffff' }).set(as.nora);
+      expect(missing.status).toBe(403);
+    });
+
+    it('answers an empty page past the end with the total, and the admin any account\'s runs', async () => {
+      const past = await costsTwo('GET /api/tasks/runs?page=99', () => t.http().get('/api/tasks/runs').query({ page: 99 }).set(as.nora));
+      expect(past.body).toEqual({ status: 'success', runs: [], pagination: { total_count: 130, page: 99, limit: 20, total_pages: 7 } });
+      const admin = await costsTwo('GET /api/tasks/runs?account_id=otto as the admin', () => t.http().get('/api/tasks/runs').query({ account_id: DEMO.otto }).set(as.ada));
+      expect(admin.body.runs.map((r: { id: string }) => r.id)).toEqual([ottoRun]);
     });
   });
 });
