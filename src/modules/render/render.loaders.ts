@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
-import { RenderRun } from './render.entity';
-import { RenderRepository, RenderStore } from './render.repository';
+import { RenderRepository, RenderStore, RunView } from './render.repository';
 
 /** A run asked for on behalf of a viewer. */
 export interface RunKey {
@@ -14,12 +13,12 @@ export interface RunKey {
  * Runs by id as the viewer may see them: null when absent or out of the viewer's reach. The loads
  * of one tick (the representations of one `_entities` request) share one statement per viewer.
  */
-export function reachableRunLoader(repo: Pick<RenderStore, 'reachableRuns'>): DataLoader<RunKey, RenderRun | null, string> {
-  return new DataLoader<RunKey, RenderRun | null, string>(
+export function reachableRunLoader(repo: Pick<RenderStore, 'reachableRuns'>): DataLoader<RunKey, RunView | null, string> {
+  return new DataLoader<RunKey, RunView | null, string>(
     async (keys) => {
       const byViewer = new Map<string, RunKey[]>();
       for (const key of keys) byViewer.set(key.viewer.accountId, [...(byViewer.get(key.viewer.accountId) ?? []), key]);
-      const found = new Map<string, RenderRun>();
+      const found = new Map<string, RunView>();
       for (const [viewerId, asked] of byViewer) {
         for (const run of await repo.reachableRuns(asked[0].viewer, asked.map((k) => k.id))) found.set(`${viewerId}:${run.id}`, run);
       }

@@ -3,12 +3,61 @@ import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { SqlExecutor } from '../../jobs/queue';
 import { sqlExecutorOf } from '../../jobs/runtime';
+import { pgArray } from '../../db/sql';
 import { Account } from '../account';
-import { RenderPayload, RenderRun } from './render.entity';
+import { RenderPayload, RenderRun, RunStatus, StoredOutput } from './render.entity';
 
 const WINDOW = "interval '24 hours'";
 /** A run canceled before any worker started it rendered nothing: it costs no budget. */
 const COUNTED = "(status <> 'CANCELED' or started_at is not null)";
+
+/** A run as the service reads it (a row of render_runs, or a NOTIFY change applied to one). */
+export interface RunView {
+  id: string;
+  accountId: string;
+  status: RunStatus;
+  taskIdentifier: string;
+  payload: RenderPayload;
+  progress: number;
+  attempts: number;
+  version: number;
+  output: StoredOutput | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  outputExpiredAt: Date | null;
+}
+
+/** One page of an account's runs, with the account's total; `reachable` false: the caller may not read that account (nothing else is read). */
+export interface RunsPage {
+  reachable: boolean;
+  total: number;
+  runs: RunView[];
+}
+
+/** A run's columns as raw SQL returns them (timestamps as text, jsonb parsed), under the alias `run`. */
+const RUN_COLUMNS = `run.id, run.account_id, run.status, run.task_identifier, run.payload, run.progress, run.attempts, run.version,
+       run.output, run.error, run.created_at, run.updated_at, run.started_at, run.finished_at, run.output_expired_at`;
+
+interface RunRow {
+  id: string;
+  account_id: string;
+  status: RunStatus;
+  task_identifier: string;
+  payload: RenderPayload;
+  progress: number;
+  attempts: number;
+  version: number;
+  output: StoredOutput | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  output_expired_at: string | null;
+}
 
 /** The repository's public shape: what the service, the admission rules and the loaders ask of it (and what a test fakes). */
 export type RenderStore = Pick<RenderRepository, keyof RenderRepository>;
@@ -35,21 +84,57 @@ export class RenderRepository {
     return this.em.transactional((tx) => work(new RenderRepository(tx as EntityManager)));
   }
 
-  /** The runs among `ids` whose account the viewer reaches; the others are simply absent. */
-  reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RenderRun[]> {
+  /**
+   * The runs among `ids` whose account the viewer reaches, in one statement; the others are simply
+   * absent. Raw rows, not entities: a status poll is the hottest read and needs no unit of work.
+   */
+  async reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RunView[]> {
     // Not `r` or `m`: the reach predicate's own subqueries use those aliases.
     const reach = reachCondition(viewer, 'run.account_id');
-    return this.em.createQueryBuilder(RenderRun, 'run').select('*').where({ id: { $in: [...ids] } }).andWhere(reach.sql, reach.bindings).getResultList();
+    const rows = await this.rows<RunRow>(
+      `select ${RUN_COLUMNS} from render_runs run where run.id = any(?::uuid[]) and ${reach.sql}`,
+      [pgArray(ids), ...reach.bindings],
+    );
+    return rows.map((row) => this.toRunView(row));
   }
 
   /** The run as stored now (not as this request first read it); no reach check: callers read it through reachableRuns first. */
-  freshRun(id: string): Promise<RenderRun | null> {
-    return this.em.findOne(RenderRun, id, { refresh: true });
+  async freshRun(id: string): Promise<RunView | null> {
+    const [row] = await this.rows<RunRow>(`select ${RUN_COLUMNS} from render_runs run where run.id = ?`, [id]);
+    return row ? this.toRunView(row) : null;
   }
 
-  /** One page of the account's runs, newest first, with the account's total. */
-  runsPage(accountId: string, limit: number, offset: number): Promise<[RenderRun[], number]> {
-    return this.em.findAndCount(RenderRun, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
+  /**
+   * One page of the account's runs, newest first, with the account's total and whether the viewer
+   * reaches the account, in ONE statement (an unreachable account reads no run and counts none).
+   */
+  async runsPage(viewer: Viewer, accountId: string, limit: number, offset: number): Promise<RunsPage> {
+    const reach = reachCondition(viewer, 'asked.account_id');
+    const rows = await this.rows<Partial<RunRow> & { reachable: boolean; total: number }>(
+      `with target as (
+         select asked.account_id, ${reach.sql} as reachable from (select ?::uuid as account_id) asked
+       ),
+       page as (
+         select ${RUN_COLUMNS}
+           from render_runs run join target on target.reachable and run.account_id = target.account_id
+          order by run.created_at desc, run.id desc
+          limit ? offset ?
+       ),
+       counted as (
+         select count(*)::int as total from render_runs run join target on target.reachable and run.account_id = target.account_id
+       )
+       select target.reachable, counted.total, page.*
+         from target cross join counted left join page on true
+        order by page.created_at desc, page.id desc`,
+      [...reach.bindings, accountId, limit, offset],
+    );
+    const [first] = rows;
+    return {
+      reachable: first.reachable,
+      total: first.total,
+      // An empty page still answers one row (the flags), with no run in it.
+      runs: rows.filter((row): row is RunRow & { reachable: boolean; total: number } => row.id != null).map((row) => this.toRunView(row)),
+    };
   }
 
   /** Inserts the run (its job is enqueued with jobSql() in the same transaction). */
@@ -115,6 +200,29 @@ export class RenderRepository {
       [accountId, over],
     );
     return row?.wait ?? null;
+  }
+
+  /** A raw row as a RunView; timestamps are parsed as the ORM parses them for the entity. */
+  private toRunView(row: RunRow): RunView {
+    const platform = this.em.getPlatform();
+    const date = (value: string | null) => (value === null ? null : (platform.parseDate(value) as Date));
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      status: row.status,
+      taskIdentifier: row.task_identifier,
+      payload: row.payload,
+      progress: row.progress,
+      attempts: row.attempts,
+      version: row.version,
+      output: row.output,
+      error: row.error,
+      createdAt: date(row.created_at)!,
+      updatedAt: date(row.updated_at)!,
+      startedAt: date(row.started_at),
+      finishedAt: date(row.finished_at),
+      outputExpiredAt: date(row.output_expired_at),
+    };
   }
 
   /** A raw statement on this repository's connection, inside its transaction if any. */

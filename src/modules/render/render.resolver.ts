@@ -11,7 +11,7 @@ import { CompositionsResult, RenderRunType, RenderStarted, RunResult, RunsResult
 
 /** The request's render service (resolvers, the subscription and the federation reference build it the same way). */
 export const renders = (ctx: Context): RenderService =>
-  new RenderService(new RenderRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.render, ctx.deps.config.render, ctx.log);
+  new RenderService(new RenderRepository(ctx.em), ctx.loaders, ctx.deps.render, ctx.deps.config.render, ctx.log);
 
 @Resolver()
 export class RenderResolver {

@@ -2,10 +2,9 @@ import { AccountKind, Viewer } from '../../auth/viewer';
 import { AppError } from '../../common/errors';
 import type { SqlExecutor } from '../../jobs/queue';
 import type { RenderRuntime } from '../../jobs/runtime';
-import type { Account } from '../account';
-import { RenderPayload, RenderRun, RunStatus } from './render.entity';
+import { RenderPayload, RunStatus } from './render.entity';
 import { reachableRunLoader } from './render.loaders';
-import type { NewRun, RenderStore } from './render.repository';
+import type { NewRun, RenderStore, RunsPage, RunView } from './render.repository';
 import { RENDER_TASK, RenderService } from './render.service';
 
 const viewerOf = (accountId: string): Viewer => ({ accountId, kind: AccountKind.person, name: accountId, email: null, organizationIds: [], isAdmin: false, via: 'api_key' });
@@ -14,13 +13,17 @@ const other = viewerOf('00000000-0000-4000-8000-00000000000b');
 
 const payload: RenderPayload = { compositionId: 'title-card', inputProps: { title: 'x' }, width: 10, height: 10, fps: 10, durationInFrames: 10, codec: 'h264' };
 
-function runOf(accountId: string, status: RunStatus, id: string): RenderRun {
-  return Object.assign(new RenderRun(), { id, account: { id: accountId } as Account, taskIdentifier: RENDER_TASK, payload, status });
+function runOf(accountId: string, status: RunStatus, id: string): RunView & { jobId: string | null } {
+  const at = new Date();
+  return {
+    id, accountId, status, taskIdentifier: RENDER_TASK, payload, progress: 0, attempts: 0, version: 0, output: null, error: null,
+    createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, outputExpiredAt: null, jobId: null,
+  };
 }
 
 /** The repository in memory: a viewer reaches only its own account's runs. */
 class FakeRenderStore implements RenderStore {
-  runs: RenderRun[] = [];
+  runs: (RunView & { jobId: string | null })[] = [];
   inserted: NewRun[] = [];
   locked: string[] = [];
   usage = { active: 0, used: '0' };
@@ -31,15 +34,16 @@ class FakeRenderStore implements RenderStore {
   transaction<T>(work: (repo: RenderStore) => Promise<T>): Promise<T> {
     return work(this);
   }
-  async reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RenderRun[]> {
-    return this.runs.filter((r) => ids.includes(r.id) && r.account.id === viewer.accountId);
+  async reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RunView[]> {
+    return this.runs.filter((r) => ids.includes(r.id) && r.accountId === viewer.accountId);
   }
-  async freshRun(id: string): Promise<RenderRun | null> {
+  async freshRun(id: string): Promise<RunView | null> {
     return this.runs.find((r) => r.id === id) ?? null;
   }
-  async runsPage(accountId: string, limit: number, offset: number): Promise<[RenderRun[], number]> {
-    const all = this.runs.filter((r) => r.account.id === accountId);
-    return [all.slice(offset, offset + limit), all.length];
+  async runsPage(viewer: Viewer, accountId: string, limit: number, offset: number): Promise<RunsPage> {
+    if (accountId !== viewer.accountId) return { reachable: false, total: 0, runs: [] };
+    const all = this.runs.filter((r) => r.accountId === accountId);
+    return { reachable: true, total: all.length, runs: all.slice(offset, offset + limit) };
   }
   async insertRun(run: NewRun): Promise<void> {
     this.inserted.push(run);
@@ -85,7 +89,6 @@ function setup() {
   const log = { info: () => undefined, warn: () => undefined } as never;
   const service = new RenderService(
     store,
-    { resolveAccount: async (viewer, accountId) => accountId ?? viewer.accountId },
     { reachableRunById: reachableRunLoader(store) },
     runtime,
     { maxActivePerAccount: 2, dailyPixelFrames: 10_000, retentionHours: 0 },
@@ -145,6 +148,17 @@ describe('render runs', () => {
     expect((await rejection(service.runs(mine, { runId, page: 1, limit: 20, account_id: other.accountId }))).code).toBe('NOT_FOUND');
     expect(await service.reference(other, runId)).toBeNull();
     expect((await service.runs(mine, { runId, page: 1, limit: 20 })).runs.map((r) => r.id)).toEqual([runId]);
+  });
+
+  it('lists a page of the account\'s runs with its total, and refuses an account out of reach with 403', async () => {
+    const { store, service } = setup();
+    store.runs = [runOf(mine.accountId, RunStatus.QUEUED, runId), runOf(mine.accountId, RunStatus.QUEUED, '00000000-0000-4000-8000-0000000000f2')];
+    const page = await service.runs(mine, { page: 2, limit: 1 });
+    expect({ ids: page.runs.map((r) => r.id), pagination: page.pagination }).toEqual({
+      ids: ['00000000-0000-4000-8000-0000000000f2'],
+      pagination: { total_count: 2, page: 2, limit: 1, total_pages: 2 },
+    });
+    expect((await rejection(service.runs(mine, { page: 1, limit: 20, account_id: other.accountId }))).code).toBe('FORBIDDEN');
   });
 
   it('refuses to cancel a run that already ended, and touches neither the queue nor storage', async () => {

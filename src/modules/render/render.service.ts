@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import { AppError, notFound } from '../../common/errors';
+import { AppError, forbidden, notFound } from '../../common/errors';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/config';
 import { Pagination, pagination } from '../../graphql/common.types';
@@ -9,51 +8,14 @@ import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
 import type { RenderRuntime } from '../../jobs/runtime';
-import { RenderPayload, RenderRun, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
+import { RenderPayload, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
 import type { CancelRunInput, RunsInput, WatchRunInput } from './render.inputs';
 import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
-import type { RenderStore } from './render.repository';
+import type { RenderStore, RunView } from './render.repository';
 import { CompositionType, ProcessingStatus, RenderRunType, RenderStarted } from './render.types';
 
 export const RENDER_TASK = 'render-video';
-
-/** A run as the service reads it (entity row or NOTIFY change). */
-export interface RunView {
-  id: string;
-  accountId: string;
-  status: RunStatus;
-  taskIdentifier: string;
-  payload: RenderPayload;
-  progress: number;
-  attempts: number;
-  version: number;
-  output: StoredOutput | null;
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  outputExpiredAt: Date | null;
-}
-
-const fromEntity = (r: RenderRun): RunView => ({
-  id: r.id,
-  accountId: r.account.id,
-  status: r.status,
-  taskIdentifier: r.taskIdentifier,
-  payload: r.payload,
-  progress: r.progress,
-  attempts: r.attempts,
-  version: r.version,
-  output: r.output,
-  error: r.error,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-  startedAt: r.startedAt,
-  finishedAt: r.finishedAt,
-  outputExpiredAt: r.outputExpiredAt,
-});
 
 const date = (v: string | null) => (v ? new Date(v) : null);
 
@@ -78,7 +40,6 @@ export type RenderSettings = Pick<Config['render'], 'maxActivePerAccount' | 'dai
 export class RenderService {
   constructor(
     private readonly repo: RenderStore,
-    private readonly access: Pick<AccessPolicy, 'resolveAccount'>,
     private readonly loaders: Pick<RenderLoaders, 'reachableRunById'>,
     private readonly runtime: Pick<RenderRuntime, 'queue' | 'events' | 'storage' | 'signer' | 'metrics'>,
     private readonly settings: RenderSettings,
@@ -111,9 +72,10 @@ export class RenderService {
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
       return { runs: [await this.toType(run)], pagination: null };
     }
-    const accountId = await this.access.resolveAccount(viewer, input.account_id);
-    const [rows, total] = await this.repo.runsPage(accountId, input.limit, (input.page - 1) * input.limit);
-    return { runs: await Promise.all(rows.map((r) => this.toType(fromEntity(r)))), pagination: pagination(total, input.page, input.limit) };
+    // The account's reach is checked by the page's own statement: an account out of reach is a 403, as AccessPolicy.resolveAccount answers.
+    const page = await this.repo.runsPage(viewer, input.account_id ?? viewer.accountId, input.limit, (input.page - 1) * input.limit);
+    if (!page.reachable) throw forbidden();
+    return { runs: await Promise.all(page.runs.map((r) => this.toType(r))), pagination: pagination(page.total, input.page, input.limit) };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */
@@ -154,21 +116,21 @@ export class RenderService {
   async reference(viewer: Viewer, id: string): Promise<RenderRunType | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
     const run = await this.loaders.reachableRunById.load({ viewer, id });
-    return run ? this.toType(fromEntity(run)) : null;
+    return run ? this.toType(run) : null;
   }
 
   /** The run as stored now, for a state the request itself just changed or was told of. */
   private async fresh(id: string): Promise<RunView> {
     const run = await this.repo.freshRun(id);
     if (!run) throw notFound('Run');
-    return fromEntity(run);
+    return run;
   }
 
   /** The run when the caller may reach its account; otherwise it does not exist (404). */
   private async reachable(viewer: Viewer, id: string): Promise<RunView> {
     const run = await this.loaders.reachableRunById.load({ viewer, id });
     if (!run) throw notFound('Run');
-    return fromEntity(run);
+    return run;
   }
 
   private async toType(run: RunView): Promise<RenderRunType> {
