@@ -113,7 +113,8 @@ describe('live render status across processes (real PostgreSQL)', () => {
     const child = spawnWorker(t);
     try {
       const started = await t.http().post('/api/video/render').set(as.nora).send({
-        compositionId: 'social-post', inputProps: { caption: 'Survives a crash' }, width: 1280, height: 720, fps: 30, durationInFrames: 150, codec: 'h264',
+        // Long enough (20 s of video) that a quiet machine cannot finish it between two polls.
+        compositionId: 'social-post', inputProps: { caption: 'Survives a crash' }, width: 1280, height: 720, fps: 30, durationInFrames: 600, codec: 'h264',
       });
       const runId = started.body.runId as string;
       const deadline = Date.now() + 30_000;
@@ -126,12 +127,12 @@ describe('live render status across processes (real PostgreSQL)', () => {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       workers.push(await startWorker(t));
-      const run = await waitForRun(t, as.nora, runId, ['COMPLETED', 'FAILED'], 40_000);
+      const run = await waitForRun(t, as.nora, runId, ['COMPLETED', 'FAILED'], 90_000);
       expect(run).toMatchObject({ status: 'COMPLETED', attempts: 2, progress: 1 });
       const files = (await readdir(t.config.render.storageDir)).filter((f) => f.startsWith(runId));
       expect(files).toEqual([`${runId}.mp4`]);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  });
+  }, 150_000);
 });
