@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import { AppError } from '../common/errors';
+import { hotQuery } from '../db/sql';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
 import { AccountKind, Viewer } from './viewer';
@@ -65,7 +66,8 @@ export class Authenticator {
       return cached.viewer;
     }
     const version = this.cache.version;
-    const rows = await em.getConnection().execute<(ViewerRow & { key_id: string; last_used_at: Date | string | null })[]>(
+    const rows = await hotQuery<ViewerRow & { key_id: string; last_used_at: Date | string | null }>(
+      em,
       `select k.id as key_id, k.last_used_at, ${VIEWER_COLUMNS}
          from api_keys k join accounts a on a.id = k.account_id left join memberships m on m.member_id = a.id
         where k.hash = ? and k.revoked_at is null

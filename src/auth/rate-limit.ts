@@ -1,6 +1,7 @@
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
+import { hotQuery } from '../db/sql';
 import { AppError } from '../common/errors';
 import type { Viewer } from './viewer';
 
@@ -63,7 +64,8 @@ export class RateLimiter {
     }
     const entries = [...merged.entries()].filter(([, c]) => c.points > 0);
     if (!entries.length) return [];
-    const rows = await this.orm.em.getConnection().execute<{ key: string; points: number; reset_s: number }[]>(
+    const rows = await hotQuery<{ key: string; points: number; reset_s: number }>(
+      this.orm.em,
       `insert into rate_limit_counters as c (key, window_start, points)
        values ${entries.map(() => '(?, now(), ?)').join(', ')}
        on conflict (key) do update set

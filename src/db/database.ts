@@ -34,7 +34,7 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
   const listenUrl = config.database.listenUrl ?? url;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ url, poolMax: config.database.poolMax, entities });
+    orm = await initOrm({ url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements });
     const ready = orm;
     const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
     if (migrate || wantSeed) {

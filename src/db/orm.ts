@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SeedManager } from '@mikro-orm/seeder';
 import { migrationsList } from '../../migrations';
+import { withoutPreparedStatements } from './sql';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -13,6 +14,8 @@ export interface OrmSettings {
   url: string;
   poolMax?: number;
   debug?: boolean;
+  /** Hot statements (hotQuery) as named prepared statements; off behind a pooler that cannot keep them (default on). */
+  preparedStatements?: boolean;
   /** Every entity class (the modules' list, handed in by the composition root). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
@@ -39,7 +42,9 @@ export function ormOptions({ url, poolMax = 10, debug = false, entities }: OrmSe
 }
 
 export async function initOrm(settings: OrmSettings): Promise<Orm> {
-  return MikroORM.init<PostgreSqlDriver>(ormOptions(settings));
+  const orm = await MikroORM.init<PostgreSqlDriver>(ormOptions(settings));
+  if (settings.preparedStatements === false) withoutPreparedStatements(orm.config);
+  return orm;
 }
 
 /** Names of migrations not yet applied; empty means the schema is current. */

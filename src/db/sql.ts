@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
 
 /**
  * Knex raw bindings expand a JS array into a comma list (`?` → `'a', 'b'`), which suits `in (?)`
@@ -24,4 +25,49 @@ export function withDates<T>(rows: T[]): T[] {
 /** Runs a statement on the entity manager (inside its transaction, if any) and returns its rows, dates parsed. */
 export async function query<T>(em: EntityManager, sql: string, bindings: unknown[] = []): Promise<T[]> {
   return withDates(await em.execute<T[]>(sql, bindings));
+}
+
+/** ORM configurations (shared by every fork of one ORM) whose hot statements go through the ORM instead. */
+const unprepared = new WeakSet<object>();
+
+export function withoutPreparedStatements(config: object): void {
+  unprepared.add(config);
+}
+
+/** Named statements by SQL text: the text's `?` placeholders numbered for pg, and a name from its hash. */
+const prepared = new Map<string, { name: string; text: string }>();
+const PREPARED_MAX = 500;
+
+function preparedFor(sql: string): { name: string; text: string } | undefined {
+  let statement = prepared.get(sql);
+  if (statement) return statement;
+  if (prepared.size >= PREPARED_MAX) return undefined;
+  let n = 0;
+  // Outside string literals, `?` is a binding (the SQL here uses no `?` operators).
+  const text = sql.replace(/'(?:[^']|'')*'|\?/g, (match) => (match === '?' ? `$${++n}` : match));
+  statement = { name: `hot_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`, text };
+  prepared.set(sql, statement);
+  return statement;
+}
+
+/**
+ * A hot statement (one every request or every hot read runs) sent straight to pg as a named
+ * prepared statement: PostgreSQL parses and plans it once per connection, and no query builder
+ * runs per request. Inside a transaction, with DATABASE_PREPARED_STATEMENTS=false, or for a text
+ * past the cache's bound it runs through the ORM. Rows come as pg parses them (timestamps as
+ * text, like the ORM's raw results: `withDates` as `query` does). Emitted to knex's `query`
+ * listeners like any statement, so statement counts see it.
+ */
+export async function hotQuery<T>(em: EntityManager, sql: string, bindings: unknown[] = []): Promise<T[]> {
+  const statement = em.getTransactionContext() || unprepared.has(em.config) ? undefined : preparedFor(sql);
+  if (!statement) return em.getConnection().execute<T[]>(sql, bindings, 'all', em.getTransactionContext());
+  const client = em.getConnection().getKnex().client;
+  const connection = await client.acquireConnection();
+  try {
+    client.emit('query', { sql, bindings, method: 'raw', prepared: statement.name });
+    const result = await connection.query({ name: statement.name, text: statement.text, values: bindings });
+    return result.rows as T[];
+  } finally {
+    client.releaseConnection(connection);
+  }
 }

@@ -55,6 +55,8 @@ type Row = Record<string, unknown>;
       DATABASE_URL: bouncer.url(db.name),
       DATABASE_LISTEN_URL: db.url,
       DATABASE_POOL_MAX: '6',
+      // PgBouncer before 1.21 cannot keep named prepared statements across transactions.
+      DATABASE_PREPARED_STATEMENTS: 'false',
       DEMO_SEED: 'true',
       ROUTER_SECRET: TEST_ROUTER_SECRET,
       RATE_LIMIT_PER_MINUTE: '1000000',

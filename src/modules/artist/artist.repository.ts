@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
-import { pgArray, query } from '../../db/sql';
+import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import type { UpsertSocialInput } from './artist.inputs';
 import type { RosterArtist, SocialProfile } from './artist.types';
 
@@ -51,22 +51,24 @@ export class ArtistRepository {
    */
   async socialsPageWithAccess(viewer: Viewer, artistId: string, offset: number, limit: number): Promise<ArtistSocialsPage | null> {
     const reach = reachCondition(viewer, 'a.id');
-    const rows = await query<SocialProfile & { reachable: boolean; total: string }>(
-      this.em,
-      `with artist as (
-         select a.id, ${reach.sql} as reachable from accounts a where a.id = ? and a.kind = 'artist'),
-       links as (
-         select l.id, l.social_id, l.created_at from account_socials l
-          where l.account_id = ? and (select reachable from artist)),
-       page as (
-         select * from links order by created_at, id offset ? limit ?)
-       select artist.reachable, (select count(*) from links) as total,
-              page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at
-         from artist
-         left join page on true
-         left join socials s on s.id = page.social_id
-        order by page.created_at, page.id`,
-      [...reach.bindings, artistId, artistId, offset, limit],
+    const rows = withDates(
+      await hotQuery<SocialProfile & { reachable: boolean; total: string }>(
+        this.em,
+        `with artist as (
+           select a.id, ${reach.sql} as reachable from accounts a where a.id = ? and a.kind = 'artist'),
+         links as (
+           select l.id, l.social_id, l.created_at from account_socials l
+            where l.account_id = ? and (select reachable from artist)),
+         page as (
+           select * from links order by created_at, id offset ? limit ?)
+         select artist.reachable, (select count(*) from links) as total,
+                page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at
+           from artist
+           left join page on true
+           left join socials s on s.id = page.social_id
+          order by page.created_at, page.id`,
+        [...reach.bindings, artistId, artistId, offset, limit],
+      ),
     );
     if (rows.length === 0) return null;
     const socials = rows.filter((row) => row.id !== null).map(({ reachable: _r, total: _t, ...social }) => social);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
-import { pgArray, query } from '../../db/sql';
+import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import { ArtistRepository } from '../artist';
 import type { CatalogAccount, CatalogRecord, CatalogSongRecord, Song, SongCredit } from './catalog.types';
 
@@ -91,29 +91,31 @@ export class CatalogRepository {
    */
   async songsPageWithAccess(viewer: Viewer, catalogId: string, offset: number, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
     const reach = catalogReach(viewer, 'c.id');
-    const rows = await query<Song & { reachable: boolean; total: string; artists: SongCredit[] }>(
-      this.em,
-      `with catalog as (
-         select c.id, ${reach.sql} as reachable from catalogs c where c.id = ?),
-       matching as (
-         select ${SONG_COLUMNS} from catalog_songs cs
-          where cs.catalog_id = ? and (select reachable from catalog)
-            ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-                                                    where a.kind = 'artist' and lower(a.name) = ?)`}),
-       page as (
-         select * from matching order by isrc offset ? limit ?)
-       select catalog.reachable, (select count(*) from matching) as total,
-              page.entry_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
-              coalesce(credits.artists, '[]'::json) as artists
-         from catalog
-         left join page on true
-         left join lateral (
-           select json_agg(json_build_object('id', a.id, 'name', a.name, 'timestamp', floor(extract(epoch from csa.created_at))::int)
-                           order by csa.created_at, a.name, a.id) as artists
-             from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-            where csa.catalog_song_id = page.entry_id) credits on true
-        order by page.isrc`,
-      [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), offset, limit],
+    const rows = withDates(
+      await hotQuery<Song & { reachable: boolean; total: string; artists: SongCredit[] }>(
+        this.em,
+        `with catalog as (
+           select c.id, ${reach.sql} as reachable from catalogs c where c.id = ?),
+         matching as (
+           select ${SONG_COLUMNS} from catalog_songs cs
+            where cs.catalog_id = ? and (select reachable from catalog)
+              ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+                                                      where a.kind = 'artist' and lower(a.name) = ?)`}),
+         page as (
+           select * from matching order by isrc offset ? limit ?)
+         select catalog.reachable, (select count(*) from matching) as total,
+                page.entry_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
+                coalesce(credits.artists, '[]'::json) as artists
+           from catalog
+           left join page on true
+           left join lateral (
+             select json_agg(json_build_object('id', a.id, 'name', a.name, 'timestamp', floor(extract(epoch from csa.created_at))::int)
+                             order by csa.created_at, a.name, a.id) as artists
+               from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+              where csa.catalog_song_id = page.entry_id) credits on true
+          order by page.isrc`,
+        [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), offset, limit],
+      ),
     );
     if (rows.length === 0) return null;
     const songs = rows

@@ -3,7 +3,7 @@ import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { SqlExecutor } from '../../jobs/queue';
 import { sqlExecutorOf } from '../../jobs/runtime';
-import { pgArray } from '../../db/sql';
+import { hotQuery, pgArray } from '../../db/sql';
 import { Account } from '../account';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput } from './render.entity';
 
@@ -91,7 +91,7 @@ export class RenderRepository {
   async reachableRuns(viewer: Viewer, ids: readonly string[]): Promise<RunView[]> {
     // Not `r` or `m`: the reach predicate's own subqueries use those aliases.
     const reach = reachCondition(viewer, 'run.account_id');
-    const rows = await this.rows<RunRow>(
+    const rows = await this.hotRows<RunRow>(
       `select ${RUN_COLUMNS} from render_runs run where run.id = any(?::uuid[]) and ${reach.sql}`,
       [pgArray(ids), ...reach.bindings],
     );
@@ -110,7 +110,7 @@ export class RenderRepository {
    */
   async runsPage(viewer: Viewer, accountId: string, limit: number, offset: number): Promise<RunsPage> {
     const reach = reachCondition(viewer, 'asked.account_id');
-    const rows = await this.rows<Partial<RunRow> & { reachable: boolean; total: number }>(
+    const rows = await this.hotRows<Partial<RunRow> & { reachable: boolean; total: number }>(
       `with target as (
          select asked.account_id, ${reach.sql} as reachable from (select ?::uuid as account_id) asked
        ),
@@ -223,6 +223,11 @@ export class RenderRepository {
       finishedAt: date(row.finished_at),
       outputExpiredAt: date(row.output_expired_at),
     };
+  }
+
+  /** A hot read (status polls, the runs page): a prepared statement, unless inside a transaction. */
+  private hotRows<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return hotQuery<T>(this.em, sql, params);
   }
 
   /** A raw statement on this repository's connection, inside its transaction if any. */
