@@ -6,7 +6,8 @@ import { createTestApp, TestApp } from './app';
 import { probe, renderEnv, spawnWorker, startWorker, waitForRun, RunJson } from './support/render';
 import { RenderWorker } from '../src/jobs/render.worker';
 
-const LONG_ENOUGH = { compositionId: 'social-post', width: 1280, height: 720, fps: 30, durationInFrames: 150, codec: 'h264' };
+// 20 s of video: a quiet machine renders 150 frames in half a second, faster than a poll can catch it mid-way.
+const LONG_ENOUGH = { compositionId: 'social-post', width: 1280, height: 720, fps: 30, durationInFrames: 600, codec: 'h264' };
 
 /** Polls the run until a worker is encoding it (progress above 0). */
 async function caughtMidRender(t: TestApp, runId: string): Promise<void> {
@@ -109,7 +110,7 @@ describe('a frozen worker that wakes after its lease was taken over (real proces
     const after = await stat(file);
     expect({ ino: after.ino, size: after.size, mtimeMs: after.mtimeMs }).toEqual({ ino: before.ino, size: before.size, mtimeMs: before.mtimeMs });
     expect(await filesOf(t, runId)).toEqual([`${runId}.mp4`]);
-    expect(await probe(file)).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, nb_read_frames: '150' });
+    expect(await probe(file)).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, nb_read_frames: String(LONG_ENOUGH.durationInFrames) });
     const leases = await t.orm.em.getConnection().execute('select * from render_leases where run_id = ?', [runId]);
     expect(leases).toEqual([]);
   }, 120_000);
@@ -119,7 +120,7 @@ describe('the fenced completion of an attempt (real PostgreSQL, real files)', ()
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: renderEnv() });
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
   });
