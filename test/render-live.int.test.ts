@@ -22,7 +22,7 @@ describe('live render status across processes (real PostgreSQL)', () => {
     const client = wsClient(other.port, { 'x-api-key': as.nora['x-api-key'] });
     try {
       const started = await t.http().post('/api/video/render').set(as.nora).send({
-        compositionId: 'lyric-video', inputProps: { lines: ['one', 'two'] }, width: 1280, height: 720, fps: 30, durationInFrames: 90, codec: 'vp8',
+        compositionId: 'lyric-video', inputProps: { lines: ['one', 'two'] }, width: 1280, height: 720, fps: 30, durationInFrames: 240, codec: 'vp8',
       });
       const runId = started.body.runId as string;
       const live = watch(client, runId);
