@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { Logger } from '../src/common/logger';
 import { startEmbeddedPostgres } from '../src/db/embedded';
+import { canConnect } from '../test/pg';
 
 const LOCAL_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -32,20 +33,6 @@ export async function openBenchDatabase(logger: Logger): Promise<BenchDatabase> 
   }
   const embedded = await startEmbeddedPostgres('/tmp/mas-bench-pg', Number(process.env.BENCH_EMBEDDED_PG_PORT ?? 54339), logger);
   return { url: embedded.url, source: 'embedded PostgreSQL (/tmp/mas-bench-pg)', close: () => embedded.stop() };
-}
-
-async function canConnect(url: string): Promise<boolean> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 async function adminQuery(url: string, sql: string): Promise<void> {
