@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import type { Logger } from '../src/common/logger';
 import { startEmbeddedPostgres } from '../src/db/embedded';
-import { canConnect } from '../test/pg';
+import { adminQuery, canConnect } from '../test/pg';
 
 const LOCAL_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -33,17 +32,6 @@ export async function openBenchDatabase(logger: Logger): Promise<BenchDatabase> 
   }
   const embedded = await startEmbeddedPostgres('/tmp/mas-bench-pg', Number(process.env.BENCH_EMBEDDED_PG_PORT ?? 54339), logger);
   return { url: embedded.url, source: 'embedded PostgreSQL (/tmp/mas-bench-pg)', close: () => embedded.stop() };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The same connection string pointing at another host:port (the statement-counting proxy). */

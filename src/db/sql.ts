@@ -34,7 +34,7 @@ export function withoutPreparedStatements(config: object): void {
   unprepared.add(config);
 }
 
-/** Named statements by SQL text: the text's `?` placeholders numbered for pg, and a name from its hash. */
+/** Named statements by SQL text: the text with its `?` bindings numbered for pg ($1, $2, ...), and a name from its hash. */
 const prepared = new Map<string, { name: string; text: string }>();
 const PREPARED_MAX = 500;
 

@@ -1,10 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from './processes';
 
 /** PGBOUNCER_PATH, else `pgbouncer` on PATH or in /usr/sbin (Debian's package puts it there). */
 export function findPgBouncer(): string | undefined {
@@ -28,17 +27,6 @@ export interface TestPgBouncer {
   /** A statement on the admin console (SHOW POOLS, SHOW STATS, ...); simple protocol only. */
   admin<T = Record<string, unknown>>(statement: string): Promise<T[]>;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
