@@ -35,3 +35,11 @@ export function withoutNulls<T extends Record<string, unknown>>(args: T): { [K i
 }
 
 export const isUuid = (value: unknown): value is string => uuid().safeParse(value).success;
+
+/**
+ * The description an operation's zod schema gives one of its fields: the text the GraphQL input
+ * field carries too, so the bounds are written once (`describe(catalogSongsInput, 'limit')`).
+ */
+export function describe<S extends z.ZodObject>(schema: S, field: keyof S['shape'] & string): string | undefined {
+  return (schema.shape[field] as z.ZodType | undefined)?.description;
+}

@@ -1,4 +1,4 @@
-import { Directive, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ClassType, Directive, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 /** The `status` member of REST envelopes. */
 export enum SuccessStatus {
@@ -31,4 +31,27 @@ export class Pagination {
 
 export function pagination(totalCount: number, page: number, limit: number): Pagination {
   return { total_count: totalCount, page, limit, total_pages: Math.ceil(totalCount / limit) };
+}
+
+/** A page of a list: the one page shape of the graph. */
+export interface PageOf<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export function pageOf<T>(items: T[], totalCount: number, page: number, limit: number): PageOf<T> {
+  return { items, pagination: pagination(totalCount, page, limit) };
+}
+
+/** The page type of an item type: `class SongPage extends Page(Song) {}` under `@ObjectType('SongPage')`. */
+export function Page<T extends object>(item: ClassType<T>) {
+  @ObjectType()
+  abstract class PageType implements PageOf<T> {
+    @Field(() => [item], { description: 'The items of this page, in the list order' })
+    items!: T[];
+
+    @Field(() => Pagination)
+    pagination!: Pagination;
+  }
+  return PageType;
 }

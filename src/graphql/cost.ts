@@ -153,8 +153,10 @@ function argumentsOf(field: GraphQLField<any, any>, node: Parameters<typeof getA
 }
 
 function sizeArgument(args: Record<string, unknown>): number | undefined {
+  // An operation's one input object carries its page size as a member (`catalogSongs(input: {limit})`).
+  const input = args.input && typeof args.input === 'object' ? (args.input as Record<string, unknown>) : {};
   for (const name of SIZE_ARGUMENTS) {
-    const value = args[name];
+    const value = args[name] ?? input[name];
     if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, Math.floor(value));
   }
   return undefined;

@@ -1,7 +1,21 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { DocumentNode, GraphQLSchema, Kind, OperationTypeNode } from 'graphql';
+import {
+  DocumentNode,
+  FragmentDefinitionNode,
+  GraphQLArgument,
+  GraphQLField,
+  GraphQLInputField,
+  GraphQLSchema,
+  isInputObjectType,
+  isNonNullType,
+  Kind,
+  OperationTypeNode,
+  parse,
+  visit,
+} from 'graphql';
 import { createSofa } from 'sofa-api';
 import type { RestRoute } from './route';
+import { REST_SHAPES } from './shapes';
 
 /** sofa-api's choices for a schema: which types are models (nested as `{id}`) and how deep cycles go. */
 export type SofaModels = Pick<ReturnType<typeof createSofa>, 'models' | 'ignore' | 'depthLimit'>;
@@ -11,11 +25,52 @@ export function sofaModels(schema: GraphQLSchema): SofaModels {
 }
 
 /**
- * The document a REST route runs and documents: sofa-api's operation for the root field (every
- * field of the answer, nested models as sofa selects them).
+ * The fields a REST route takes (path, query or body): the members of the operation's one `input`
+ * argument when it has one (a mutation's input type, a complex query's), else its arguments.
  */
-export function routeDocument(schema: GraphQLSchema, sofa: SofaModels, operation: RestRoute['operation']): DocumentNode {
-  const [kind, fieldName] = operation.split('.') as ['Query' | 'Mutation', string];
+export function restFields(field: GraphQLField<unknown, unknown>): { fields: readonly (GraphQLArgument | GraphQLInputField)[]; inputArg?: string } {
+  const [only] = field.args;
+  if (field.args.length === 1 && only!.name === 'input') {
+    const type = isNonNullType(only!.type) ? only!.type.ofType : only!.type;
+    if (isInputObjectType(type)) return { fields: Object.values(type.getFields()), inputArg: 'input' };
+  }
+  return { fields: field.args };
+}
+
+/** The REST shapes (named fragments) a selection uses, with those they use in turn. */
+function fragmentsOf(selection: string): FragmentDefinitionNode[] {
+  const wanted = new Map<string, FragmentDefinitionNode>();
+  const pending = [...selection.matchAll(/\.\.\.\s*([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+  while (pending.length) {
+    const name = pending.pop()!;
+    if (wanted.has(name)) continue;
+    const source = REST_SHAPES[name];
+    if (!source) throw new Error(`No REST shape named ${name} (src/http/rest/shapes.ts)`);
+    const node = parse(source).definitions[0] as FragmentDefinitionNode;
+    wanted.set(name, node);
+    visit(node.selectionSet, { FragmentSpread: (spread) => void pending.push(spread.name.value) });
+  }
+  return [...wanted.values()];
+}
+
+/**
+ * The document a REST route runs and documents. A route with a `select` runs its operation with
+ * that selection (REST shapes spread in as named fragments); one without runs sofa-api's
+ * operation for the root field (every field of the answer, nested models as sofa selects them).
+ */
+export function routeDocument(schema: GraphQLSchema, sofa: SofaModels, route: Pick<RestRoute, 'operation' | 'select'>): DocumentNode {
+  const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
+  if (route.select !== undefined) {
+    const root = kind === 'Query' ? schema.getQueryType() : schema.getMutationType();
+    const field = root?.getFields()[fieldName];
+    if (!field) throw new Error(`REST route table names ${route.operation}, which the schema does not have`);
+    const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+    const args = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+    const selection = route.select.trim() ? ` { ${route.select} }` : '';
+    const text = `${kind === 'Query' ? 'query' : 'mutation'} ${fieldName}${variables ? `(${variables})` : ''} { ${fieldName}${args ? `(${args})` : ''}${selection} }`;
+    const operation = parse(text).definitions;
+    return { kind: Kind.DOCUMENT, definitions: [...operation, ...fragmentsOf(route.select)] };
+  }
   const node = buildOperationNodeForField({
     kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
     schema,

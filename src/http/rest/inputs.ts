@@ -1,5 +1,6 @@
 import {
   GraphQLArgument,
+  GraphQLInputField,
   GraphQLInputType,
   GraphQLSchema,
   isEnumType,
@@ -24,7 +25,7 @@ type Origin = 'path' | 'query' | 'body';
  * defaults are the operation's zod schema's, applied by its resolver.
  */
 export function parseRestInput(
-  args: readonly GraphQLArgument[],
+  args: readonly (GraphQLArgument | GraphQLInputField)[],
   route: RestRoute,
   input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
 ): Record<string, unknown> {

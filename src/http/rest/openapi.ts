@@ -1,19 +1,30 @@
 import {
+  DocumentNode,
+  FragmentDefinitionNode,
   GraphQLArgument,
+  GraphQLInputField,
   GraphQLInputType,
+  GraphQLOutputType,
   GraphQLSchema,
   isEnumType,
+  isInterfaceType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
+  GraphQLNonNull,
+  GraphQLInterfaceType,
+  GraphQLObjectType,
+  Kind,
+  OperationDefinitionNode,
+  SelectionSetNode,
 } from 'graphql';
 import { OpenAPI } from 'sofa-api';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
 import { ERROR_STATUS, ErrorBody } from './error-status';
-import { routeDocument, sofaModels } from './documents';
+import { restFields, routeDocument, sofaModels } from './documents';
 import { operationField } from './inputs';
 import type { RestRoute } from './route';
 
@@ -81,12 +92,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   const sofa = sofaModels(schema);
   const customScalars = scalarSchemas(schema);
   const generator = OpenAPI({ schema, info: { title: '', version: '' }, customScalars });
+  const documents = new Map(routes.map((route) => [route, routeDocument(schema, sofa, route)]));
   for (const route of routes) {
     generator.addRoute(
-      { document: routeDocument(schema, sofa, route.operation), path: route.path, method: route.method, tags: route.tags, description: route.description },
+      { document: documents.get(route)!, path: route.path, method: route.method, tags: route.tags, description: route.description },
       { basePath: API_BASE },
     );
   }
+  // Answers of routes with a `select` are documented from it (REST shapes as components), not by sofa.
+  const answers: Record<string, Schema> = {};
   const generated = generator.get() as unknown as { paths: Record<string, Record<string, JsonObject>>; components: { schemas: Record<string, JsonObject> } };
 
   const paths: OpenApiDocument['paths'] = {};
@@ -99,13 +113,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
     if (!sofaOperation) throw new Error(`sofa generated no operation for ${key}`);
     paths[path] ??= {};
     if (paths[path]![method]) throw new Error(`The route table lists ${key} twice`);
-    paths[path]![method] = operationFor(schema, route, sofaOperation, operationIds, customScalars);
+    const answer = route.select !== undefined ? answerSchema(schema, route, documents.get(route)!, answers, customScalars) : undefined;
+    paths[path]![method] = operationFor(schema, route, sofaOperation, operationIds, customScalars, answer);
   }
 
   const schemas: Record<string, Schema> = {};
   for (const [name, component] of Object.entries(generated.components.schemas)) {
     schemas[name] = withNullableFields(schema, name, component);
   }
+  Object.assign(schemas, answers);
   schemas[ERROR_SCHEMA] = errorSchema();
 
   const tags = [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name }));
@@ -145,8 +161,10 @@ function operationFor(
   sofaOperation: JsonObject,
   operationIds: Set<string>,
   customScalars: Record<string, JsonObject>,
+  answer: JsonObject | undefined,
 ): Operation {
   const field = operationField(schema, route.operation);
+  const { fields } = restFields(field);
   const fieldName = route.operation.split('.')[1]!;
   let operationId = fieldName;
   for (let i = 2; operationIds.has(operationId); i++) operationId = `${fieldName}${i}`;
@@ -156,7 +174,7 @@ function operationFor(
   const parameters: JsonObject[] = [];
   const bodyProperties: Record<string, Schema> = {};
   const bodyRequired: string[] = [];
-  for (const arg of field.args) {
+  for (const arg of fields) {
     const argSchema = mergeSchemas(inputSchema(arg.type, customScalars), input.properties[arg.name]);
     const description = arg.description ?? (input.properties[arg.name]?.description as string | undefined);
     const required = isNonNullType(arg.type) || input.required.includes(arg.name);
@@ -174,9 +192,9 @@ function operationFor(
   const sofaResponse = (sofaOperation.responses as Record<string, JsonObject>)['200'];
   const description = route.description ?? field.description ?? `${route.method} ${openApiPath(route.path)}`;
   const responses: Record<string, JsonObject> = {
-    [success]: { description: field.description ?? 'Success', content: sofaResponse?.content ?? {} },
+    [success]: { description: field.description ?? 'Success', content: answer ? { 'application/json': { schema: answer } } : (sofaResponse?.content ?? {}) },
   };
-  for (const status of errorStatuses(route, field.args)) {
+  for (const status of errorStatuses(route, fields)) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, ...(ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}) } },
@@ -215,7 +233,7 @@ function operationFor(
  */
 const ID_ARG = /(^id$|_id$|[a-z]Id$)/;
 
-export function errorStatuses(route: RestRoute, args: readonly GraphQLArgument[]): number[] {
+export function errorStatuses(route: RestRoute, args: readonly (GraphQLArgument | GraphQLInputField)[]): number[] {
   const statuses = new Set<number>([429, 500, 503]);
   if (args.length) statuses.add(400);
   if (route.method !== 'GET') statuses.add(415);
@@ -297,6 +315,79 @@ const PRIMITIVES: Record<string, JsonObject> = {
   Boolean: { type: 'boolean' },
   ID: { type: 'string' },
 };
+
+/**
+ * The 200 schema of a route with a `select`: what the selection takes of the operation's type, each
+ * REST shape it spreads a component of that name, wrapped in the route's envelope (a component too).
+ */
+function answerSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, components: Record<string, Schema>, scalars: Record<string, JsonObject>): JsonObject {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const rootField = operation.selectionSet.selections[0]!;
+  if (rootField.kind !== Kind.FIELD) throw new Error(`${route.operation}: the REST document must select its root field`);
+  const field = operationField(schema, route.operation);
+
+  const objectSchema = (type: GraphQLObjectType | GraphQLInterfaceType, set: SelectionSetNode): JsonObject => {
+    const only = set.selections.length === 1 ? set.selections[0]! : undefined;
+    if (only?.kind === Kind.FRAGMENT_SPREAD) {
+      const name = only.name.value;
+      if (!components[name]) {
+        components[name] = {}; // a shape that (indirectly) contains itself refers to its own component
+        components[name] = { ...objectSchema(type, fragments.get(name)!.selectionSet), ...(type.description ? { description: type.description } : {}) };
+      }
+      return { $ref: `#/components/schemas/${name}` };
+    }
+    const properties: Record<string, JsonObject> = {};
+    const required: string[] = [];
+    const add = (selections: SelectionSetNode): void => {
+      for (const selection of selections.selections) {
+        if (selection.kind === Kind.FRAGMENT_SPREAD) add(fragments.get(selection.name.value)!.selectionSet);
+        else if (selection.kind === Kind.INLINE_FRAGMENT) add(selection.selectionSet);
+        else if (selection.name.value !== '__typename') {
+          const def = type.getFields()[selection.name.value]!;
+          const key = selection.alias?.value ?? selection.name.value;
+          const member = typeSchema(def.type, selection.selectionSet);
+          properties[key] = def.description && !('$ref' in member) ? { ...member, description: def.description } : member;
+          if (isNonNullType(def.type)) required.push(key);
+        }
+      }
+    };
+    add(set);
+    return { type: 'object', ...(required.length ? { required } : {}), properties };
+  };
+  const typeSchema = (type: GraphQLOutputType, set: SelectionSetNode | undefined): JsonObject => {
+    if (!isNonNullType(type)) return nullable(typeSchema(new GraphQLNonNull(type), set));
+    const inner = type.ofType;
+    if (isListType(inner)) return { type: 'array', items: typeSchema(inner.ofType, set) };
+    if (isEnumType(inner)) return { type: 'string', enum: inner.getValues().map((v) => v.name) };
+    if (isScalarType(inner)) return { ...(PRIMITIVES[inner.name] ?? scalars[inner.name] ?? {}) };
+    if ((isObjectType(inner) || isInterfaceType(inner)) && set) return objectSchema(inner, set);
+    throw new Error(`${route.operation}: a REST answer cannot carry ${String(inner)} without a selection`);
+  };
+
+  const result = typeSchema(field.type, rootField.selectionSet);
+  const envelope = route.answer;
+  if (!envelope) return result;
+  const resolved = (s: JsonObject): JsonObject => ('$ref' in s ? components[String(s.$ref).replace('#/components/schemas/', '')]! : s);
+  const body = resolved(result) as { properties: Record<string, JsonObject>; required?: string[] };
+  const status = { type: 'string', enum: ['success'] };
+  let wrapped: JsonObject;
+  if ('spread' in envelope) {
+    wrapped = { type: 'object', required: ['status', ...(body.required ?? [])], properties: { status, ...body.properties } };
+  } else if (envelope.page) {
+    wrapped = {
+      type: 'object',
+      required: ['status', envelope.key, 'pagination'],
+      properties: { status, [envelope.key]: body.properties.items!, pagination: body.properties.pagination! },
+    };
+  } else {
+    wrapped = { type: 'object', required: ['status', envelope.key], properties: { status, [envelope.key]: result } };
+  }
+  components[envelope.name] = { ...wrapped, description: envelope.description ?? `Answer of ${route.method} ${openApiPath(route.path)}` };
+  return { $ref: `#/components/schemas/${envelope.name}` };
+}
 
 /** JSON schemas of the custom scalars: graphql-scalars carry one (`extensions.jsonSchema`); JSON is any value. */
 function scalarSchemas(schema: GraphQLSchema): Record<string, JsonObject> {

@@ -4,11 +4,11 @@ import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
-import { routeDocument, SofaModels, sofaModels } from './documents';
+import { restFields, routeDocument, SofaModels, sofaModels } from './documents';
 import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
-import type { RestRoute } from './route';
+import { RestRoute, wrapAnswer } from './route';
 import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
 
@@ -27,12 +27,9 @@ interface RestOperation {
   fieldName: string;
 }
 
-/**
- * The operation a route runs: the document sofa-api builds for its root field (every field of the
- * answer, nested models as sofa selects them), built and validated once, at start-up.
- */
+/** The operation a route runs (its `select`, or sofa-api's), built and validated once, at start-up. */
 function restOperation(schema: GraphQLSchema, sofa: SofaModels, route: RestRoute): RestOperation {
-  const document = routeDocument(schema, sofa, route.operation);
+  const document = routeDocument(schema, sofa, route);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors[0].message}`);
   return { document, fieldName: route.operation.split('.')[1] };
@@ -69,6 +66,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
 
   for (const route of routes) {
     const field = operationField(schema, route.operation);
+    const { fields, inputArg } = restFields(field);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const readsBody = route.method !== 'GET';
     // Routes that spend provider quota charge the research budget instead of the general one.
@@ -114,7 +112,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         ];
         if (problems.length) throw invalidInput(problems);
         const input = { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body };
-        const variableValues = parseRestInput(field.args, route, input);
+        const parsed = parseRestInput(fields, route, input);
+        const variableValues = inputArg ? { [inputArg]: parsed } : parsed;
         const operation = operations.get(route)!;
         const result = await execute({
           schema,
@@ -128,7 +127,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
           sendError(res, httpError);
           return;
         }
-        const answer = result.data?.[operation.fieldName];
+        const answer = wrapAnswer(route.answer, result.data?.[operation.fieldName]);
         if (route.omitNullFields && answer && typeof answer === 'object') {
           for (const [key, member] of Object.entries(answer)) if (member === null) delete (answer as Record<string, unknown>)[key];
         }

@@ -40,4 +40,32 @@ export interface RestRoute {
   errors?: ErrorCode[];
   /** Leave top-level members that are null out of the answer (members the contract says appear only sometimes). */
   omitNullFields?: boolean;
+  /**
+   * What the answer carries of the operation's result: a GraphQL selection on its type, usually a
+   * REST shape spread in (`...CatalogSong`, see shapes.ts); aliases give fields their REST names.
+   * Empty for a scalar result. Without it, sofa-api's selection of every field is run.
+   */
+  select?: string;
+  /** How the edge wraps the result (the contract's envelope); without it the result is the answer. */
+  answer?: RestEnvelope;
+}
+
+/**
+ * The REST envelope around an operation's result, `{ status: "success", ... }`:
+ * - `{ key }`: the result under `key` (`{status, catalog}`, `{status, catalogs}`);
+ * - `{ key, page: true }`: a page's items under `key`, and its `pagination`;
+ * - `{ spread: true }`: the result's own members beside `status`.
+ * `name` is its OpenAPI component (one name may serve several routes with the same answer).
+ */
+export type RestEnvelope = { name: string; description?: string } & ({ key: string; page?: boolean } | { spread: true });
+
+/** The contract's answer for an operation's result. */
+export function wrapAnswer(envelope: RestEnvelope | undefined, result: unknown): unknown {
+  if (!envelope) return result;
+  if ('spread' in envelope) return { status: 'success', ...(result as Record<string, unknown>) };
+  if (envelope.page) {
+    const page = result as { items: unknown[]; pagination: unknown };
+    return { status: 'success', [envelope.key]: page.items, pagination: page.pagination };
+  }
+  return { status: 'success', [envelope.key]: result };
 }

@@ -34,12 +34,40 @@ export const restRoutes: RestRoute[] = [
   { operation: 'Mutation.upsertArtistSocial', method: 'POST', path: '/artists/:id/socials', tags: ['artists'] },
 
   // catalog
-  { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'] },
-  { operation: 'Mutation.addCatalog', method: 'POST', path: '/catalogs', tags: ['catalogs'] },
-  { operation: 'Mutation.removeCatalogs', method: 'DELETE', path: '/catalogs', tags: ['catalogs'] },
-  { operation: 'Query.catalogSongs', method: 'GET', path: '/catalogs/songs', tags: ['catalogs'] },
-  { operation: 'Mutation.addCatalogSongs', method: 'POST', path: '/catalogs/songs', tags: ['catalogs'] },
-  { operation: 'Mutation.removeCatalogSongs', method: 'DELETE', path: '/catalogs/songs', tags: ['catalogs'] },
+  { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalogs', name: 'CatalogsResult' } },
+  { operation: 'Mutation.addCatalog', method: 'POST', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalog', name: 'CatalogResult' } },
+  {
+    operation: 'Mutation.removeCatalogs',
+    method: 'DELETE',
+    path: '/catalogs',
+    tags: ['catalogs'],
+    select: '...CatalogRecord',
+    answer: { key: 'catalogs', name: 'CatalogsResult', description: 'Answer of GET /api/catalogs and DELETE /api/catalogs' },
+  },
+  {
+    operation: 'Query.catalogSongs',
+    method: 'GET',
+    path: '/catalogs/songs',
+    tags: ['catalogs'],
+    select: 'items { ...CatalogSong } pagination { ...Pagination }',
+    answer: { key: 'songs', page: true, name: 'CatalogSongsResult' },
+  },
+  {
+    operation: 'Mutation.addCatalogSongs',
+    method: 'POST',
+    path: '/catalogs/songs',
+    tags: ['catalogs'],
+    select: '...CatalogSong',
+    answer: { key: 'songs', name: 'CatalogSongsChangeResult', description: 'Answer of POST and DELETE /api/catalogs/songs' },
+  },
+  {
+    operation: 'Mutation.removeCatalogSongs',
+    method: 'DELETE',
+    path: '/catalogs/songs',
+    tags: ['catalogs'],
+    select: '...CatalogSong',
+    answer: { key: 'songs', name: 'CatalogSongsChangeResult', description: 'Answer of POST and DELETE /api/catalogs/songs' },
+  },
 
   // agent
   { operation: 'Query.agentTemplates', method: 'GET', path: '/agents/templates', tags: ['agent templates'] },

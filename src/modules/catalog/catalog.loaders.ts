@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
 import { batchPages, Page, PageKey, pageKeyOf } from '../../db/pages';
 import { CatalogAccessRow, CatalogRepository, CatalogSongRow } from './catalog.repository';
-import type { CatalogAccount, CatalogRecord, Song, SongCredit } from './catalog.types';
+import type { CatalogAccount, Catalog, Song, SongCredit } from './catalog.types';
 
 export type SongsPageKey = PageKey & { filter: string | null };
 
@@ -47,13 +47,13 @@ export function createCatalogLoaders(em: EntityManager) {
     }),
 
     /** Catalogs linked to each account, by name. */
-    catalogsByAccount: new DataLoader<string, CatalogRecord[]>(async (accountIds) => {
+    catalogsByAccount: new DataLoader<string, Catalog[]>(async (accountIds) => {
       const byAccount = groupBy(await repo.catalogsOfAccounts(accountIds), (r) => r.account_id);
       return accountIds.map((id) => (byAccount.get(id) ?? []).map(({ account_id: _a, ...catalog }) => catalog));
     }),
 
     /** The catalogs an artist is on (linked to it, or holding an entry crediting it) that the viewer reaches. */
-    reachableCatalogsByArtist: new DataLoader<ForViewer<{ id: string }>, CatalogRecord[], string>(
+    reachableCatalogsByArtist: new DataLoader<ForViewer<{ id: string }>, Catalog[], string>(
       (keys) =>
         perViewer(keys, async (viewer, group) => {
           const byArtist = groupBy(await repo.reachableCatalogsOfArtists(viewer, group.map((k) => k.id)), (r) => r.artist_id);
@@ -69,7 +69,7 @@ export function createCatalogLoaders(em: EntityManager) {
     }),
 
     /** The catalogs holding an ISRC that the viewer reaches. */
-    reachableCatalogsByIsrc: new DataLoader<ForViewer<{ isrc: string }>, CatalogRecord[], string>(
+    reachableCatalogsByIsrc: new DataLoader<ForViewer<{ isrc: string }>, Catalog[], string>(
       (keys) =>
         perViewer(keys, async (viewer, group) => {
           const bySong = groupBy(await repo.reachableCatalogsOfIsrcs(viewer, group.map((k) => k.isrc)), (r) => r.isrc);

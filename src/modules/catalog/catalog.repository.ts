@@ -4,15 +4,13 @@ import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
 import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import { ArtistRepository } from '../artist';
-import type { CatalogAccount, CatalogRecord, CatalogSongRecord, Song, SongCredit } from './catalog.types';
+import type { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
 
 /** A catalog entry as a Song of its catalog. */
-export interface CatalogSongRow extends Song {
-  catalog_id: string;
-}
+export type CatalogSongRow = Song;
 
 /** A catalog with whether the viewer reaches it. */
-export interface CatalogAccessRow extends CatalogRecord {
+export interface CatalogAccessRow extends Catalog {
   reachable: boolean;
 }
 
@@ -20,7 +18,7 @@ export interface CatalogAccessRow extends CatalogRecord {
 export interface CatalogSongsPage {
   reachable: boolean;
   total: number;
-  songs: CatalogSongRecord[];
+  songs: Song[];
 }
 
 /** A catalog entry to upsert: the catalog's own values for the ISRC (null leaves a value as it is). */
@@ -35,7 +33,7 @@ export interface EntryValues {
 export type EntryRef = Pick<EntryValues, 'catalog_id' | 'isrc'>;
 
 /** A catalog entry as a Song: the entry's own values, and its id for its credits. */
-const SONG_COLUMNS = 'cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at';
+const SONG_COLUMNS = 'cs.id as entry_id, cs.catalog_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at';
 /** Of several entries for one ISRC, the most recently updated answers (then the lowest catalog id). */
 const LATEST_ENTRY = 'cs.updated_at desc, cs.catalog_id';
 
@@ -104,7 +102,7 @@ export class CatalogRepository {
          page as (
            select * from matching order by isrc offset ? limit ?)
          select catalog.reachable, (select count(*) from matching) as total,
-                page.entry_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
+                page.entry_id, page.catalog_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
                 coalesce(credits.artists, '[]'::json) as artists
            from catalog
            left join page on true
@@ -120,7 +118,16 @@ export class CatalogRepository {
     if (rows.length === 0) return null;
     const songs = rows
       .filter((row) => row.isrc !== null)
-      .map((row) => ({ catalog_id: catalogId, isrc: row.isrc, name: row.name, album: row.album, lyrics: row.lyrics, updated_at: row.updated_at, artists: row.artists }));
+      .map((row) => ({
+        isrc: row.isrc,
+        name: row.name,
+        album: row.album,
+        lyrics: row.lyrics,
+        updated_at: row.updated_at,
+        catalog_id: catalogId,
+        entry_id: row.entry_id,
+        credits: row.artists,
+      }));
     return { reachable: rows[0].reachable, total: Number(rows[0].total), songs };
   }
 
@@ -132,7 +139,7 @@ export class CatalogRepository {
     const rows = await query<CatalogSongRow & { owner: string; total: string; rn: string }>(
       this.em,
       `with f as (
-         select cs.catalog_id, ${SONG_COLUMNS},
+         select ${SONG_COLUMNS},
                 row_number() over (partition by cs.catalog_id order by cs.isrc) as rn,
                 count(*) over (partition by cs.catalog_id) as total
            from catalog_songs cs
@@ -161,7 +168,7 @@ export class CatalogRepository {
   }
 
   /** Catalogs linked to each account, by name. */
-  catalogsOfAccounts(accountIds: readonly string[]): Promise<(CatalogRecord & { account_id: string })[]> {
+  catalogsOfAccounts(accountIds: readonly string[]): Promise<(Catalog & { account_id: string })[]> {
     return query(
       this.em,
       `select ac.account_id, c.id, c.name, c.created_at, c.updated_at
@@ -175,7 +182,7 @@ export class CatalogRepository {
    * The catalogs each artist is on (linked to the artist account, or holding an entry crediting
    * it) that the viewer reaches: catalog reach is part of the read.
    */
-  reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<(CatalogRecord & { artist_id: string })[]> {
+  reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<(Catalog & { artist_id: string })[]> {
     const reach = catalogReach(viewer, 'c.id');
     return query(
       this.em,
@@ -202,7 +209,7 @@ export class CatalogRepository {
   }
 
   /** The catalogs holding each ISRC that the viewer reaches: catalog reach is part of the read. */
-  reachableCatalogsOfIsrcs(viewer: Viewer, isrcs: readonly string[]): Promise<(CatalogRecord & { isrc: string })[]> {
+  reachableCatalogsOfIsrcs(viewer: Viewer, isrcs: readonly string[]): Promise<(Catalog & { isrc: string })[]> {
     const reach = catalogReach(viewer, 'c.id');
     return query(
       this.em,
@@ -240,7 +247,7 @@ export class CatalogRepository {
           order by csa.artist_id, cs.isrc, ${LATEST_ENTRY}),
        f as (
          select e.*, row_number() over (partition by e.artist_id order by e.isrc) as rn, count(*) over (partition by e.artist_id) as total from e)
-       select t.artist_id as owner, t.total, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+       select t.artist_id as owner, t.total, p.entry_id, p.catalog_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
          from (select distinct artist_id, total from f) t
          left join f p on p.artist_id = t.artist_id and p.rn > ? and p.rn <= ?
         order by t.artist_id, p.rn`,
@@ -259,10 +266,10 @@ export class CatalogRepository {
   }
 
   /** A new catalog linked to the account, in one transaction. */
-  createCatalog(accountId: string, name: string): Promise<CatalogRecord> {
+  createCatalog(accountId: string, name: string): Promise<Catalog> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
-      const [catalog] = await query<CatalogRecord>(
+      const [catalog] = await query<Catalog>(
         em,
         `insert into catalogs (id, name, created_at, updated_at) values (gen_random_uuid(), ?, now(), now()) returning id, name, created_at, updated_at`,
         [name],
@@ -391,8 +398,8 @@ export class CatalogRepository {
   }
 
   /** The catalogs linked to any of these accounts, by name. */
-  catalogsLinkedTo(accountIds: string[]): Promise<CatalogRecord[]> {
-    return query<CatalogRecord>(
+  catalogsLinkedTo(accountIds: string[]): Promise<Catalog[]> {
+    return query<Catalog>(
       this.em,
       `select c.id, c.name, c.created_at, c.updated_at from catalogs c
         where c.id in (select ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[]))

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ResultStatus } from '../../graphql/common.types';
+import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
-import { graphPageInput, validate, withoutNulls } from '../../common/validation';
+import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
 import {
@@ -18,16 +18,16 @@ import {
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import {
+  AddCatalogInputType,
+  AddCatalogSongsInputType,
   Catalog,
   CatalogAccount,
-  CatalogLinkInput,
-  CatalogResult,
-  CatalogsResult,
-  CatalogSongInput,
-  CatalogSongRefInput,
-  CatalogSongsChangeResult,
-  CatalogSongsResult,
+  CatalogSongsQueryInput,
+  RemoveCatalogSongsInputType,
+  RemoveCatalogsInputType,
   Song,
+  SongCredit,
+  SongPage,
 } from './catalog.types';
 
 /** The request's catalog service (also used by the federation references). */
@@ -39,63 +39,47 @@ const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
 @Resolver()
 export class CatalogResolver {
   @Authorized()
-  @Query(() => CatalogSongsResult, { description: 'Songs of a catalog, by ISRC (GET /api/catalogs/songs)' })
-  catalogSongs(
-    @Ctx() ctx: Context,
-    @Arg('catalog_id', () => ID) catalog_id: string,
-    @Arg('artistName', () => String, { nullable: true, description: 'Only songs credited to an artist with this name (case-insensitive)' })
-    artistName?: string | null,
-    @Arg('page', () => Int, PAGE) page?: number | null,
-    @Arg('limit', () => Int, LIMIT) limit?: number | null,
-  ): Promise<CatalogSongsResult> {
+  @Query(() => SongPage, { description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
+  catalogSongs(@Ctx() ctx: Context, @Arg('input', () => CatalogSongsQueryInput) input: CatalogSongsQueryInput): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ catalog_id, artistName, page, limit })));
+    return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Query(() => CatalogsResult, { description: "Catalogs linked to the caller, or to account_id (GET /api/catalogs)" })
-  async catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null): Promise<CatalogsResult> {
+  @Query(() => [Catalog], { description: 'Catalogs linked to the caller, or to account_id, by name' })
+  catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
-    return { status: ResultStatus.success, catalogs: await catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id }))) };
+    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
   }
 
   @Authorized()
-  @Mutation(() => CatalogResult, { description: 'Creates a catalog ({name}) or links an existing one ({catalog_id}) to the caller or account_id' })
-  async addCatalog(
-    @Ctx() ctx: Context,
-    @Arg('name', () => String, { nullable: true }) name?: string | null,
-    @Arg('catalog_id', () => ID, { nullable: true }) catalog_id?: string | null,
-    @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null,
-  ): Promise<CatalogResult> {
+  @Mutation(() => Catalog, { description: 'Creates a catalog ({name}) or links an existing one ({catalog_id}) to the caller or account_id' })
+  addCatalog(@Ctx() ctx: Context, @Arg('input', () => AddCatalogInputType) input: AddCatalogInputType): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
-    const input = validate(addCatalogInput, withoutNulls({ name, catalog_id, account_id }));
-    return { status: ResultStatus.success, catalog: await catalogService(ctx).addCatalog(viewer, input) };
+    return catalogService(ctx).addCatalog(viewer, validate(addCatalogInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => CatalogSongsChangeResult, { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name" })
-  async addCatalogSongs(@Ctx() ctx: Context, @Arg('songs', () => [CatalogSongInput]) songs: CatalogSongInput[]): Promise<CatalogSongsChangeResult> {
+  @Mutation(() => [Song], { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name; answers the songs posted" })
+  addCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => AddCatalogSongsInputType) input: AddCatalogSongsInputType): Promise<Song[]> {
     const viewer = requireViewer(ctx.viewer);
-    return { status: ResultStatus.success, songs: await catalogService(ctx).addSongs(viewer, validate(addSongsInput, withoutNulls({ songs }))) };
+    return catalogService(ctx).addSongs(viewer, validate(addSongsInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => CatalogSongsChangeResult, { description: 'Removes songs from catalogs; answers the songs left in those catalogs' })
-  async removeCatalogSongs(
-    @Ctx() ctx: Context,
-    @Arg('songs', () => [CatalogSongRefInput]) songs: CatalogSongRefInput[],
-  ): Promise<CatalogSongsChangeResult> {
+  @Mutation(() => [Song], { description: 'Removes songs from catalogs; answers the songs left in those catalogs' })
+  removeCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => RemoveCatalogSongsInputType) input: RemoveCatalogSongsInputType): Promise<Song[]> {
     const viewer = requireViewer(ctx.viewer);
-    return { status: ResultStatus.success, songs: await catalogService(ctx).removeSongs(viewer, validate(removeSongsInput, withoutNulls({ songs }))) };
+    return catalogService(ctx).removeSongs(viewer, validate(removeSongsInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => CatalogsResult, {
+  @Mutation(() => [Catalog], {
     description: 'Unlinks catalog-account pairs; a catalog left with no account is deleted with its songs. Answers the catalogs still linked to the accounts named',
   })
-  async removeCatalogs(@Ctx() ctx: Context, @Arg('catalogs', () => [CatalogLinkInput]) catalogs: CatalogLinkInput[]): Promise<CatalogsResult> {
+  removeCatalogs(@Ctx() ctx: Context, @Arg('input', () => RemoveCatalogsInputType) input: RemoveCatalogsInputType): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
-    return { status: ResultStatus.success, catalogs: await catalogService(ctx).removeCatalogs(viewer, validate(removeCatalogsInput, withoutNulls({ catalogs }))) };
+    return catalogService(ctx).removeCatalogs(viewer, validate(removeCatalogsInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
@@ -103,13 +87,6 @@ export class CatalogResolver {
   catalog(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).catalog(viewer, validate(catalogIdInput, { id }).id);
-  }
-
-  @Authorized()
-  @Query(() => [Catalog], { description: 'Catalogs linked to the caller, or to account_id, as graph nodes' })
-  linkedCatalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true }) account_id?: string | null): Promise<Catalog[]> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
   }
 
   @Authorized()
@@ -122,7 +99,7 @@ export class CatalogResolver {
 
 @Resolver(() => Catalog)
 export class CatalogGraphResolver {
-  @FieldResolver(() => [Song], { description: 'Songs by ISRC, a page at a time' })
+  @FieldResolver(() => SongPage, { description: 'Songs by ISRC, a page at a time' })
   songs(
     @Root() catalog: Catalog,
     @Ctx() ctx: Context,
@@ -130,7 +107,7 @@ export class CatalogGraphResolver {
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
     @Arg('artistName', () => String, { nullable: true, description: 'Only songs credited to an artist with this name (case-insensitive)' })
     artistName?: string | null,
-  ): Promise<Song[]> {
+  ): Promise<PageOf<Song>> {
     return catalogService(ctx).catalogSongs(catalog, validate(catalogSongsFieldInput, withoutNulls({ page, limit, artistName })));
   }
 
@@ -142,6 +119,11 @@ export class CatalogGraphResolver {
 
 @Resolver(() => Song)
 export class SongGraphResolver {
+  @FieldResolver(() => [SongCredit], { description: 'Artists credited on this catalog entry, in credit order, with when each was credited' })
+  credits(@Root() song: Song, @Ctx() ctx: Context): Promise<SongCredit[]> {
+    return catalogService(ctx).songCredits(song);
+  }
+
   @FieldResolver(() => [Artist], { description: 'Artists credited on this catalog entry, in credit order' })
   artists(@Root() song: Song, @Ctx() ctx: Context): Promise<Artist[]> {
     return catalogService(ctx).songArtists(song);
@@ -160,13 +142,13 @@ export class ArtistCatalogResolver {
     return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist);
   }
 
-  @FieldResolver(() => [Song], { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
+  @FieldResolver(() => SongPage, { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
   songs(
     @Root() artist: Artist,
     @Ctx() ctx: Context,
     @Arg('page', () => Int, PAGE) page?: number | null,
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
-  ): Promise<Song[]> {
+  ): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).artistSongs(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
   }

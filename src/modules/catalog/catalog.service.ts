@@ -1,7 +1,7 @@
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
-import { pagination, ResultStatus } from '../../graphql/common.types';
+import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
 import {
@@ -16,7 +16,7 @@ import {
   RemoveSongsInput,
 } from './catalog.inputs';
 import type { CatalogRepository, CatalogSongRow, CatalogSongWrites, EntryRef } from './catalog.repository';
-import { Catalog, CatalogAccount, CatalogRecord, CatalogSongRecord, CatalogSongsResult, Song } from './catalog.types';
+import { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
 export type CatalogStore = Pick<
@@ -39,10 +39,10 @@ export type CatalogLoaders = Pick<
   | 'artistSongsPage'
 >;
 
-const toCatalog = (row: CatalogRecord): CatalogRecord => ({ id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at });
+const toCatalog = (row: Catalog): Catalog => ({ id: row.id, name: row.name, created_at: row.created_at, updated_at: row.updated_at });
 
 /** Catalogs by name, then id (sorted here, as the graph always has: the same order whatever the database collation). */
-const byName = (rows: CatalogRecord[]): Catalog[] => rows.map(toCatalog).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+const byName = (rows: Catalog[]): Catalog[] => rows.map(toCatalog).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
@@ -55,10 +55,10 @@ export class CatalogService {
   ) {}
 
   /** 404 for a catalog that does not exist, 403 for one the caller cannot reach. */
-  private async requireCatalogs(viewer: Viewer, ids: string[]): Promise<Map<string, CatalogRecord>> {
+  private async requireCatalogs(viewer: Viewer, ids: string[]): Promise<Map<string, Catalog>> {
     const unique = [...new Set(ids)];
     const rows = await Promise.all(unique.map((id) => this.loaders.catalogAccess.load({ viewer, id })));
-    const found = new Map<string, CatalogRecord & { reachable: boolean }>();
+    const found = new Map<string, Catalog & { reachable: boolean }>();
     rows.forEach((row, i) => {
       if (!row) throw notFound(`Catalog ${unique[i]}`);
       found.set(row.id, row);
@@ -68,33 +68,33 @@ export class CatalogService {
     return new Map([...found.entries()].map(([id, row]) => [id, toCatalog(row)]));
   }
 
-  /** Catalog song records (with each entry's credited artists) for catalog entries. */
-  private async records(rows: CatalogSongRow[]): Promise<CatalogSongRecord[]> {
+  /** Songs of catalog entries, each with its credited artists (one read for all of them). */
+  private async withCredits(rows: CatalogSongRow[]): Promise<Song[]> {
     const credits = await this.loaders.creditsByEntry.loadMany(rows.map((r) => r.entry_id));
     return rows.map((row, i) => {
       const artists = credits[i];
       if (artists instanceof Error) throw artists;
-      return { catalog_id: row.catalog_id, isrc: row.isrc, name: row.name, album: row.album, lyrics: row.lyrics, updated_at: row.updated_at, artists };
+      return { ...row, credits: artists };
     });
   }
 
-  /** GET /api/catalogs/songs: 404 absent, 403 unreachable; the check, the page and its credits are one read. */
-  async songs(viewer: Viewer, input: CatalogSongsInput): Promise<CatalogSongsResult> {
+  /** Query.catalogSongs (GET /api/catalogs/songs): 404 absent, 403 unreachable; the check, the page and its credits are one read. */
+  async songs(viewer: Viewer, input: CatalogSongsInput): Promise<PageOf<Song>> {
     const filter = input.artistName ? input.artistName.toLowerCase() : null;
     const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, (input.page - 1) * input.limit, input.limit, filter);
     if (!page) throw notFound(`Catalog ${input.catalog_id}`);
     if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
-    return { status: ResultStatus.success, songs: page.songs, pagination: pagination(page.total, input.page, input.limit) };
+    return pageOf(page.songs, page.total, input.page, input.limit);
   }
 
-  /** GET /api/catalogs (and Query.linkedCatalogs): the caller's catalogs, or account_id's. */
-  async catalogs(viewer: Viewer, input: CatalogsInput): Promise<CatalogRecord[]> {
+  /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
+  async catalogs(viewer: Viewer, input: CatalogsInput): Promise<Catalog[]> {
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
     return this.loaders.catalogsByAccount.load(accountId);
   }
 
   /** POST /api/catalogs: create a catalog ({name}) or link an existing one ({catalog_id}) to an account. */
-  async addCatalog(viewer: Viewer, input: AddCatalogInput): Promise<CatalogRecord> {
+  async addCatalog(viewer: Viewer, input: AddCatalogInput): Promise<Catalog> {
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
     if (input.catalog_id) {
       const catalog = (await this.requireCatalogs(viewer, [input.catalog_id])).get(input.catalog_id)!;
@@ -110,7 +110,7 @@ export class CatalogService {
    * the caller reaches (creating roster artists for other names). One transaction; any failure
    * changes nothing.
    */
-  async addSongs(viewer: Viewer, input: AddSongsInput): Promise<CatalogSongRecord[]> {
+  async addSongs(viewer: Viewer, input: AddSongsInput): Promise<Song[]> {
     await this.requireCatalogs(viewer, input.songs.map((s) => s.catalog_id));
     const items = input.songs.map((s) => ({ ...s, isrc: normalizeIsrc(s.isrc) }));
 
@@ -145,7 +145,7 @@ export class CatalogService {
     });
 
     const byId = new Map((await this.repo.entriesById(ids)).map((r) => [r.entry_id, r]));
-    return this.records(ids.map((id) => byId.get(id)!));
+    return this.withCredits(ids.map((id) => byId.get(id)!));
   }
 
   /**
@@ -167,18 +167,18 @@ export class CatalogService {
   }
 
   /** DELETE /api/catalogs/songs: removes songs from catalogs; answers the songs left in those catalogs. */
-  async removeSongs(viewer: Viewer, input: RemoveSongsInput): Promise<CatalogSongRecord[]> {
+  async removeSongs(viewer: Viewer, input: RemoveSongsInput): Promise<Song[]> {
     const catalogIds = [...new Set(input.songs.map((s) => s.catalog_id))];
     await this.requireCatalogs(viewer, catalogIds);
     await this.repo.removeEntries(input.songs.map((s) => ({ catalog_id: s.catalog_id, isrc: normalizeIsrc(s.isrc) })));
-    return this.records(await this.repo.entriesOfCatalogs(catalogIds));
+    return this.withCredits(await this.repo.entriesOfCatalogs(catalogIds));
   }
 
   /**
    * DELETE /api/catalogs: unlinks catalog-account pairs in one transaction. A catalog left with
    * no linked account is deleted, and with it its song entries and their credits (cascade).
    */
-  async removeCatalogs(viewer: Viewer, input: RemoveCatalogsInput): Promise<CatalogRecord[]> {
+  async removeCatalogs(viewer: Viewer, input: RemoveCatalogsInput): Promise<Catalog[]> {
     const accountIds = [...new Set(input.catalogs.map((c) => c.account_id))];
     const reachable = await this.access.reachableAmong(viewer, accountIds);
     const refused = accountIds.find((id) => !reachable.has(id));
@@ -201,18 +201,24 @@ export class CatalogService {
   }
 
   /** Catalog.songs (the catalog was reached, so it is reachable). */
-  async catalogSongs(catalog: Catalog, input: CatalogSongsFieldInput): Promise<Song[]> {
+  async catalogSongs(catalog: Catalog, input: CatalogSongsFieldInput): Promise<PageOf<Song>> {
     const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    return (await this.loaders.catalogSongsPage.load({ id: catalog.id, page: input.page, limit: input.limit, filter })).rows;
+    const page = await this.loaders.catalogSongsPage.load({ id: catalog.id, page: input.page, limit: input.limit, filter });
+    return pageOf(page.rows, page.total, input.page, input.limit);
   }
 
   catalogAccounts(catalog: Catalog): Promise<CatalogAccount[]> {
     return this.loaders.accountsByCatalog.load(catalog.id);
   }
 
+  /** Song.credits: the artists credited on the entry the song was read from, in credit order. */
+  async songCredits(song: Song): Promise<SongCredit[]> {
+    return song.credits ?? this.loaders.creditsByEntry.load(song.entry_id);
+  }
+
   /** Song.artists: every artist credited on the entry the song was read from. */
   async songArtists(song: Song): Promise<Artist[]> {
-    return (await this.loaders.creditsByEntry.load(song.entry_id)).map(({ id, name }) => ({ id, name }));
+    return (await this.songCredits(song)).map(({ id, name }) => ({ id, name }));
   }
 
   /** Song.catalogs: only the catalogs the caller reaches. */
@@ -230,9 +236,10 @@ export class CatalogService {
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */
-  async artistSongs(viewer: Viewer, artist: Artist, { page, limit }: GraphPageInput): Promise<Song[]> {
-    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return [];
-    return (await this.loaders.artistSongsPage.load({ viewer, id: artist.id, page, limit })).rows;
+  async artistSongs(viewer: Viewer, artist: Artist, { page, limit }: GraphPageInput): Promise<PageOf<Song>> {
+    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return pageOf([], 0, page, limit);
+    const found = await this.loaders.artistSongsPage.load({ viewer, id: artist.id, page, limit });
+    return pageOf(found.rows, found.total, page, limit);
   }
 
   /** The song an ISRC (canonical) is to the caller, as a catalog it reaches holds it; null when none does. */

@@ -1,39 +1,8 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Pagination, ResultStatus } from '../../graphql/common.types';
+import { Page } from '../../graphql/common.types';
+import { describe } from '../../common/validation';
 import { AccountKind } from '../account';
-
-@ObjectType('CatalogRecord', { description: 'A catalog (REST item)' })
-export class CatalogRecord {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field()
-  created_at!: Date;
-
-  @Field()
-  updated_at!: Date;
-}
-
-@ObjectType({ description: 'Answer of GET /api/catalogs and DELETE /api/catalogs' })
-export class CatalogsResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [CatalogRecord], { description: 'By name' })
-  catalogs!: CatalogRecord[];
-}
-
-@ObjectType({ description: 'Answer of POST /api/catalogs' })
-export class CatalogResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => CatalogRecord)
-  catalog!: CatalogRecord;
-}
+import { addCatalogInput, catalogSongsInput } from './catalog.inputs';
 
 @ObjectType('SongCredit', { description: 'An artist credited on a song' })
 export class SongCredit {
@@ -45,55 +14,6 @@ export class SongCredit {
 
   @Field(() => Int, { description: 'When the artist was credited, in epoch seconds' })
   timestamp!: number;
-}
-
-/** The fields of a recording, shared by the REST item and the graph's Song (kept as two types: sofa trap). */
-@ObjectType()
-abstract class SongFields {
-  @Field()
-  isrc!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  album!: string | null;
-
-  @Field(() => String, { nullable: true })
-  lyrics!: string | null;
-
-  @Field()
-  updated_at!: Date;
-}
-
-@ObjectType('CatalogSong', { description: 'A song in a catalog (REST item)' })
-export class CatalogSongRecord extends SongFields {
-  @Field(() => ID)
-  catalog_id!: string;
-
-  @Field(() => [SongCredit])
-  artists!: SongCredit[];
-}
-
-@ObjectType({ description: 'Answer of GET /api/catalogs/songs' })
-export class CatalogSongsResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [CatalogSongRecord], { description: 'By ISRC' })
-  songs!: CatalogSongRecord[];
-
-  @Field(() => Pagination)
-  pagination!: Pagination;
-}
-
-@ObjectType({ description: 'Answer of POST and DELETE /api/catalogs/songs' })
-export class CatalogSongsChangeResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [CatalogSongRecord], { description: 'POST: the songs posted; DELETE: the songs left in each affected catalog' })
-  songs!: CatalogSongRecord[];
 }
 
 @InputType('CatalogSongInput', { description: "A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's" })
@@ -154,12 +74,82 @@ export class Catalog {
 
 /**
  * A recording in the graph, identified by its ISRC; other subgraphs extend it. Its values are
- * those of one catalog entry the caller reaches (entry_id, not a field, finds its credits).
+ * those of one catalog entry the caller reaches (entry_id, not a field, finds its credits; a read
+ * that already has them hands them over in `credits`).
  */
 @Directive('@key(fields: "isrc")')
 @ObjectType('Song', { description: "A recording, identified by its ISRC, as a catalog the caller reaches holds it (the most recently updated entry when several do)" })
-export class Song extends SongFields {
+export class Song {
+  @Field()
+  isrc!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  album!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lyrics!: string | null;
+
+  @Field()
+  updated_at!: Date;
+
+  @Field(() => ID, { description: 'The catalog whose entry these values are' })
+  catalog_id!: string;
+
   entry_id!: string;
+  /** The entry's credits, when the read that produced the song had them. */
+  credits?: SongCredit[];
+}
+
+@ObjectType('SongPage', { description: 'A page of songs' })
+export class SongPage extends Page(Song) {}
+
+/** Query.catalogSongs: a page of a catalog's songs. */
+@InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
+export class CatalogSongsQueryInput {
+  @Field(() => ID, { description: describe(catalogSongsInput, 'catalog_id') })
+  catalog_id!: string;
+
+  @Field(() => String, { nullable: true, description: describe(catalogSongsInput, 'artistName') })
+  artistName?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(catalogSongsInput, 'page') })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(catalogSongsInput, 'limit') })
+  limit?: number | null;
+}
+
+@InputType('AddCatalogInput', { description: 'Create a catalog ({name}) or link an existing one ({catalog_id}), to the caller or account_id' })
+export class AddCatalogInputType {
+  @Field(() => String, { nullable: true, description: describe(addCatalogInput, 'name') })
+  name?: string | null;
+
+  @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'catalog_id') })
+  catalog_id?: string | null;
+
+  @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'account_id') })
+  account_id?: string | null;
+}
+
+@InputType('AddCatalogSongsInput')
+export class AddCatalogSongsInputType {
+  @Field(() => [CatalogSongInput], { description: '1 to 500 songs' })
+  songs!: CatalogSongInput[];
+}
+
+@InputType('RemoveCatalogSongsInput')
+export class RemoveCatalogSongsInputType {
+  @Field(() => [CatalogSongRefInput], { description: '1 to 500 songs' })
+  songs!: CatalogSongRefInput[];
+}
+
+@InputType('RemoveCatalogsInput')
+export class RemoveCatalogsInputType {
+  @Field(() => [CatalogLinkInput], { description: '1 to 500 catalog-account pairs' })
+  catalogs!: CatalogLinkInput[];
 }
 
 @ObjectType('CatalogAccount', { description: 'An account a catalog is linked to' })

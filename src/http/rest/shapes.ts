@@ -1,0 +1,13 @@
+/**
+ * The REST contract's item shapes, as GraphQL fragments over the domain graph. Each is what a REST
+ * answer carries of a domain type, under the contract's names (aliases rename); its name is the
+ * OpenAPI component that documents it. Routes spread them in their `select`.
+ */
+export const REST_SHAPES: Record<string, string> = {
+  Pagination: 'fragment Pagination on Pagination { total_count page limit total_pages }',
+
+  // catalog
+  CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at updated_at }',
+  CatalogSong: 'fragment CatalogSong on Song { isrc name album lyrics updated_at catalog_id artists: credits { ...SongCredit } }',
+  SongCredit: 'fragment SongCredit on SongCredit { id name timestamp }',
+};
