@@ -12,7 +12,7 @@ const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3
 
 const ME = '{ me { account { id name organizations { name } } } }';
 /** 100 songs with their artists: weighs far more than `me`. */
-const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(catalog_id: $id, limit: 100) { songs { isrc artists { id name } } } }';
+const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc artists { id name } } } }';
 
 function expectHeaders(res: supertest.Response, limit: number, remaining: number) {
   expect(res.headers['ratelimit-limit']).toBe(String(limit));

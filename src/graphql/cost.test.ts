@@ -25,7 +25,7 @@ describe('operationCost', () => {
 
   it('weighs `me` 1 and a page of 100 songs with their artists more, from the limit argument or its variable', () => {
     expect(cost('{ me { account { id name organizations { name } } } }')).toEqual({ cost: 1, providerCalls: 0 });
-    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(catalog_id: $id, limit: $limit) { songs { isrc artists { id name } } } }';
+    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalog_id: $id, limit: $limit }) { items { isrc artists { id name } } } }';
     // 100 songs + 5 artists each (a list without a limit counts 5) = 600 objects: 1 + 6.
     expect(cost(songs, { id: 'x', limit: 100 })).toEqual({ cost: 7, providerCalls: 0 });
     // Without a limit the list counts 5 (5 songs, 25 artists): under 100 objects, 1.
@@ -53,13 +53,13 @@ describe('operationCost', () => {
     // 1 root + 50 tracks and 50 stats objects (1) + the tracks call (10) + 1 batch of 50 (10 + 5).
     expect(cost('{ researchArtist(id: "1") { tracks(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 27, providerCalls: 1 });
     // A catalog page of 50 songs: 1 root + 1 for 100 objects + 1 batch of 50 (10 + 5).
-    expect(cost('{ catalog(id: "x") { songs(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 17, providerCalls: 0 });
+    expect(cost('{ catalog(id: "x") { songs(limit: 50) { items { stats(source: "all") { result } } } } }')).toEqual({ cost: 17, providerCalls: 0 });
     // Each selection of the field is a batch of its own: 1 root + 150 objects (1) + 2 batches (20) + 100 parents (10).
-    expect(cost('{ catalog(id: "x") { songs(limit: 50) { a: stats(source: "all") { result } b: stats(source: "platform_a") { result } } } }')).toEqual({ cost: 32, providerCalls: 0 });
+    expect(cost('{ catalog(id: "x") { songs(limit: 50) { items { a: stats(source: "all") { result } b: stats(source: "platform_a") { result } } } } }')).toEqual({ cost: 32, providerCalls: 0 });
   });
 
   it('admits the roster-wide composed research query under the default maximum, at 100 songs a catalog', () => {
-    const composed = '{ rosterArtists { name catalogs { name songs(limit: 100) { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } }';
+    const composed = '{ rosterArtists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
     // 5 artists × 5 catalogs × 100 songs: 25 + 2 500 songs + 2 500 results + 12 500 records = 17 525 objects (175),
     // 1 batch of 2 500 songs (10 + 250), 1 root.
     expect(cost(composed)).toEqual({ cost: 436, providerCalls: 0 });

@@ -8,7 +8,7 @@ type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
 
 /**
  * Every field that takes arguments checks them (after coercion, so variables and literals alike,
- * named as the argument: `title`, `songs[0].name`) for characters PostgreSQL cannot store before
+ * named as the argument, or as the member of an `input` argument: `title`, `songs[0].name`) for characters PostgreSQL cannot store before
  * it resolves. It sits in the schema, so HTTP, websockets and the REST face (sofa) all run it.
  * Idempotent: a schema built from an already guarded one keeps one guard per field.
  */
@@ -27,7 +27,10 @@ export function guardArguments(schema: GraphQLSchema): GraphQLSchema {
 function guard(inner: Guarded): Guarded {
   if (inner[GUARDED]) return inner;
   const guarded: Guarded = (source, args, context, info) => {
-    guardInput(args, '');
+    // An operation's one `input` object is named by its members (`songs[0].name`), as its validation names them.
+    const keys = Object.keys(args);
+    if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
+    else guardInput(args, '');
     return inner(source, args, context, info);
   };
   guarded[GUARDED] = true;

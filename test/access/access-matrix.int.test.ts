@@ -144,7 +144,7 @@ describe('access matrix', () => {
       expect(before.socials.socials).toHaveLength(1);
 
       const song = await t.graphql(
-        'mutation($songs: [CatalogSongInput!]!) { addCatalogSongs(songs: $songs) { songs { isrc name } } }',
+        'mutation($songs: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $songs }) { isrc name } }',
         { songs: [{ catalog_id: scratch.catalogId, isrc: rows.isrc, name: 'OVERWRITTEN', album: 'overwritten', lyrics: 'overwritten' }] },
         credentials[name],
       );
@@ -153,7 +153,7 @@ describe('access matrix', () => {
       if (isCredentialCase(name)) {
         expect({ graphql: res401(song), rest: social.status }).toEqual({ graphql: name === 'no credentials' ? 'UNAUTHENTICATED' : 401, rest: 401 });
       } else {
-        expect({ graphql: song.body.errors, posted: song.body.data?.addCatalogSongs.songs, rest: social.status }).toEqual({
+        expect({ graphql: song.body.errors, posted: song.body.data?.addCatalogSongs, rest: social.status }).toEqual({
           graphql: undefined,
           posted: [{ isrc: rows.isrc, name: 'OVERWRITTEN' }],
           rest: 200,

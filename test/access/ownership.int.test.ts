@@ -81,8 +81,8 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
       expect(roster.body.artists.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining(credited.map((a) => a.id)));
       expect(credited.map((a) => a.name).sort()).toEqual(['Kai Rivers', 'luna waves']);
       // Luna's songs, as her organization sees them, did not gain Otto's song.
-      const luna = await t.graphql(`{ artist(id: "${DEMO.luna}") { songs(limit: 100) { isrc } } }`, {}, as.nora);
-      expect(luna.body.data.artist.songs.map((s: { isrc: string }) => s.isrc)).not.toContain('QZOTO2600001');
+      const luna = await t.graphql(`{ artist(id: "${DEMO.luna}") { songs(limit: 100) { items { isrc } } } }`, {}, as.nora);
+      expect(luna.body.data.artist.songs.items.map((s: { isrc: string }) => s.isrc)).not.toContain('QZOTO2600001');
     });
 
     it('credits a reachable artist of that name (the caller reaches it through its organization)', async () => {
@@ -174,13 +174,13 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
       expect(res.status).toBe(200);
       expect(res.body.songs[0].artists.map((a: { id: string }) => a.id)).toEqual([DEMO.kai]);
 
-      const query = `{ artist(id: "${DEMO.kai}") { songs(limit: 100) { isrc name lyrics } catalogs { id } } }`;
+      const query = `{ artist(id: "${DEMO.kai}") { songs(limit: 100) { items { isrc name lyrics } } catalogs { id } } }`;
       const sam = await t.graphql(query, {}, as.sam);
       expect(sam.body.errors).toBeUndefined();
-      expect(sam.body.data.artist.songs.map((s: { isrc: string }) => s.isrc)).not.toContain('GBNWR2600555');
+      expect(sam.body.data.artist.songs.items.map((s: { isrc: string }) => s.isrc)).not.toContain('GBNWR2600555');
       expect(sam.body.data.artist.catalogs.map((c: { id: string }) => c.id)).not.toContain(DEMO.catalogNorthwind);
       const ada = await t.graphql(query, {}, as.ada);
-      expect(ada.body.data.artist.songs).toContainEqual({ isrc: 'GBNWR2600555', name: 'Secret duet', lyrics: 'unreleased' });
+      expect(ada.body.data.artist.songs.items).toContainEqual({ isrc: 'GBNWR2600555', name: 'Secret duet', lyrics: 'unreleased' });
     });
   });
 });

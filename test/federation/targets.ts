@@ -65,8 +65,8 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.catalogNorthwind,
     hidden: DEMO.catalogKai,
     expected: { id: DEMO.catalogNorthwind, name: 'Northwind Masters' },
-    rootQuery: '{ linkedCatalogs { id name notes { text } } }',
-    rootListPath: ['linkedCatalogs'],
+    rootQuery: '{ catalogs { id name notes { text } } }',
+    rootListPath: ['catalogs'],
   },
   {
     typeName: 'Organization',

@@ -71,7 +71,7 @@ describe('hostile input findings (issue 11)', () => {
         expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'title' }] });
       }
       const nestedInput = await t.graphql(
-        'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(songs: $s) { status } }',
+        'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc } }',
         { s: [{ catalog_id: DEMO.catalogNorthwind, isrc: 'GBNWR2400077', name: `x${NUL}` }] },
         as.nora,
       );

@@ -139,8 +139,7 @@ describe('CatalogService.songs (fake repository, no database)', () => {
     await expect(service.songs(nora, { catalog_id: MISSING, ...input })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(service.songs(nora, { catalog_id: FOREIGN, ...input })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.songs(nora, { catalog_id: OWN, ...input })).resolves.toEqual({
-      status: 'success',
-      songs: [],
+      items: [],
       pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
     });
   });
