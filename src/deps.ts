@@ -9,7 +9,8 @@ import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
 import { RateLimiter } from './auth/rate-limit';
-import { createLoaders, Loaders } from './modules';
+import type { Prefetches } from './graphql/prefetch';
+import { createLoaders, Loaders, prefetches } from './modules';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -25,6 +26,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Every module's DataLoaders, made fresh per request context. */
   createLoaders(em: EntityManager): Loaders;
+  /** Relations the modules read ahead inside a parent list's statement (graphql/prefetch.ts). */
+  prefetches?: Prefetches;
 }
 
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
@@ -44,5 +47,6 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     render: createRenderRuntime(config, sessionUrl, logger),
     rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
     createLoaders,
+    prefetches,
   };
 }

@@ -46,6 +46,15 @@ export class AccessPolicy {
    * one `_entities` request, the rows of a list) share one query.
    */
   canAccessAccountBatched(viewer: Viewer, accountId: string): Promise<boolean> {
+    return this.reachLoader(viewer).load(accountId);
+  }
+
+  /** Seeds canAccessAccountBatched with an answer a read already computed (reachCondition in its own statement). */
+  primeReach(viewer: Viewer, accountId: string, reachable: boolean): void {
+    this.reachLoader(viewer).prime(accountId, reachable);
+  }
+
+  private reachLoader(viewer: Viewer): DataLoader<string, boolean> {
     let loader = this.reach.get(viewer.accountId);
     if (!loader) {
       loader = new DataLoader(async (ids) => {
@@ -54,7 +63,7 @@ export class AccessPolicy {
       });
       this.reach.set(viewer.accountId, loader);
     }
-    return loader.load(accountId);
+    return loader;
   }
 
   /** The subset of `ids` the viewer may access (same rules as canAccessAccount), in one query. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NonEmptyArray } from 'type-graphql';
 import type { OperationSpecs } from '../common/operations';
+import type { Prefetches } from '../graphql/prefetch';
 import type { ReferenceResolvers } from '../graphql/schema';
 import { accountModule } from './account';
 import { authModule } from './auth';
@@ -26,6 +27,9 @@ export const resolvers = modules.flatMap((m) => m.resolvers) as NonEmptyArray<Fu
 
 /** Federation `__resolveReference` of every entity type. */
 export const references: ReferenceResolvers = Object.assign({}, ...modules.map((m) => m.references ?? {}));
+
+/** Every relation a module can read ahead, by `Type.field`. */
+export const prefetches: Prefetches = Object.assign({}, ...modules.map((m) => m.prefetch ?? {}));
 
 /** Every operation's input schema, by root field. */
 export const operations: OperationSpecs = Object.assign({}, ...modules.map((m) => m.operations ?? {}));

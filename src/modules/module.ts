@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationSpecs } from '../common/operations';
+import type { Prefetches } from '../graphql/prefetch';
 import type { ReferenceResolvers } from '../graphql/schema';
 
 /** What each domain folder contributes to the app; the composition root hands the parts to the infrastructure. */
@@ -15,4 +16,6 @@ export interface AppModule {
   loaders?: (em: EntityManager) => object;
   /** Federation: `__resolveReference` per entity type this module owns (batched through loaders). */
   references?: ReferenceResolvers;
+  /** Relations (`Type.field`) this module can read ahead inside a parent list's statement (graphql/prefetch.ts). */
+  prefetch?: Prefetches;
 }

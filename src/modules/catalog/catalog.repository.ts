@@ -197,6 +197,61 @@ export class CatalogRepository {
     );
   }
 
+  /**
+   * Artist.catalogs read ahead (graphql/prefetch.ts): a SQL expression, for the artist whose id is
+   * the SQL expression `artistId`, giving `{reachable, catalogs}`: whether the viewer reaches the
+   * artist, and (only then) the catalogs Artist.catalogs answers, by name, each with its accounts
+   * and one page of its songs (with each entry's credits) when asked. The aliases are the
+   * expression's own (pf_*), so the caller's `artistId` is never shadowed.
+   */
+  artistCatalogsJson(
+    viewer: Viewer,
+    artistId: string,
+    include: { accounts: boolean; songs?: { offset: number; limit: number; filter: string | null } },
+  ): SqlCondition {
+    const artistReach = reachCondition(viewer, artistId);
+    const reach = catalogReach(viewer, 'pf_c.id');
+    const bindings: unknown[] = [...artistReach.bindings, ...artistReach.bindings];
+    let members = `'id', pf_c.id, 'name', pf_c.name, 'created_at', pf_c.created_at, 'updated_at', pf_c.updated_at`;
+    if (include.songs) {
+      const { offset, limit, filter } = include.songs;
+      const credited = filter === null
+        ? ''
+        : `and pf_cs.id in (select pf_f.catalog_song_id from catalog_song_artists pf_f join accounts pf_fa on pf_fa.id = pf_f.artist_id
+                             where pf_fa.kind = 'artist' and lower(pf_fa.name) = ?)`;
+      members += `, 'songs', json_build_object(
+          'total', (select count(*) from catalog_songs pf_cs where pf_cs.catalog_id = pf_c.id ${credited}),
+          'items', coalesce((select json_agg(json_build_object(
+                     'entry_id', pf_p.id, 'catalog_id', pf_p.catalog_id, 'isrc', pf_p.isrc, 'name', pf_p.name, 'album', pf_p.album,
+                     'lyrics', pf_p.lyrics, 'updated_at', pf_p.updated_at,
+                     'credits', coalesce((select json_agg(json_build_object('id', pf_a.id, 'name', pf_a.name, 'timestamp', floor(extract(epoch from pf_csa.created_at))::int)
+                                                          order by pf_csa.created_at, pf_a.name, pf_a.id)
+                                            from catalog_song_artists pf_csa join accounts pf_a on pf_a.id = pf_csa.artist_id
+                                           where pf_csa.catalog_song_id = pf_p.id), '[]'::json)) order by pf_p.isrc)
+                               from (select pf_cs.* from catalog_songs pf_cs where pf_cs.catalog_id = pf_c.id ${credited}
+                                      order by pf_cs.isrc offset ? limit ?) pf_p), '[]'::json))`;
+      if (filter !== null) bindings.push(filter, filter);
+      bindings.push(offset, limit);
+    }
+    if (include.accounts) {
+      members += `, 'accounts', coalesce((select json_agg(json_build_object('id', pf_ca.id, 'name', pf_ca.name, 'kind', pf_ca.kind) order by pf_ca.name, pf_ca.id)
+                                            from account_catalogs pf_cac join accounts pf_ca on pf_ca.id = pf_cac.account_id
+                                           where pf_cac.catalog_id = pf_c.id), '[]'::json)`;
+    }
+    bindings.push(...reach.bindings);
+    return {
+      sql: `select json_build_object('reachable', ${artistReach.sql}, 'catalogs', case when ${artistReach.sql} then coalesce((
+               select json_agg(json_build_object(${members}) order by pf_c.name, pf_c.id)
+                 from catalogs pf_c
+                where pf_c.id in (select pf_l.catalog_id from account_catalogs pf_l where pf_l.account_id = ${artistId}
+                                  union
+                                  select pf_s.catalog_id from catalog_song_artists pf_sa join catalog_songs pf_s on pf_s.id = pf_sa.catalog_song_id
+                                   where pf_sa.artist_id = ${artistId})
+                  and ${reach.sql}), '[]'::json) else '[]'::json end)`,
+      bindings,
+    };
+  }
+
   /** Accounts each catalog is linked to, by name. */
   accountsOfCatalogs(catalogIds: readonly string[]): Promise<(CatalogAccount & { catalog_id: string })[]> {
     return query(

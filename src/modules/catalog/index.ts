@@ -6,6 +6,7 @@ import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtis
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
 import { createCatalogLoaders } from './catalog.loaders';
 import { catalogOperations } from './catalog.operations';
+import { catalogPrefetch } from './catalog.prefetch';
 import { ArtistCatalogResolver, CatalogGraphResolver, CatalogResolver, catalogService, SongGraphResolver } from './catalog.resolver';
 import type { Catalog } from './catalog.types';
 import { Song } from './catalog.types';
@@ -29,6 +30,7 @@ export const catalogModule = {
   resolvers: [CatalogResolver, CatalogGraphResolver, SongGraphResolver, ArtistCatalogResolver],
   operations: catalogOperations,
   loaders: createCatalogLoaders,
+  prefetch: catalogPrefetch,
   references: {
     /** Only a catalog the caller reaches resolves; any other is null. */
     Catalog: {
