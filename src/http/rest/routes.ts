@@ -70,11 +70,48 @@ export const restRoutes: RestRoute[] = [
   },
 
   // agent
-  { operation: 'Query.agentTemplates', method: 'GET', path: '/agents/templates', tags: ['agent templates'] },
-  { operation: 'Mutation.createAgentTemplate', method: 'POST', path: '/agents/templates', tags: ['agent templates'], errors: ['CONFLICT'] },
-  { operation: 'Mutation.updateAgentTemplate', method: 'PATCH', path: '/agents/templates/:id', tags: ['agent templates'], errors: ['CONFLICT'] },
-  { operation: 'Mutation.deleteAgentTemplate', method: 'DELETE', path: '/agents/templates/:id', tags: ['agent templates'] },
-  { operation: 'Mutation.setAgentTemplateFavorite', method: 'PUT', path: '/agents/templates/:id/favorite', tags: ['agent templates'] },
+  {
+    operation: 'Query.agentTemplates',
+    method: 'GET',
+    path: '/agents/templates',
+    tags: ['agent templates'],
+    select: '...AgentTemplate',
+    answer: { key: 'templates', name: 'AgentTemplatesResult' },
+  },
+  {
+    operation: 'Mutation.createAgentTemplate',
+    method: 'POST',
+    path: '/agents/templates',
+    tags: ['agent templates'],
+    errors: ['CONFLICT'],
+    select: '...AgentTemplate',
+    answer: { key: 'template', name: 'AgentTemplateResult', description: 'Answer of POST and PATCH /api/agents/templates' },
+  },
+  {
+    operation: 'Mutation.updateAgentTemplate',
+    method: 'PATCH',
+    path: '/agents/templates/:id',
+    tags: ['agent templates'],
+    errors: ['CONFLICT'],
+    select: '...AgentTemplate',
+    answer: { key: 'template', name: 'AgentTemplateResult', description: 'Answer of POST and PATCH /api/agents/templates' },
+  },
+  {
+    operation: 'Mutation.deleteAgentTemplate',
+    method: 'DELETE',
+    path: '/agents/templates/:id',
+    tags: ['agent templates'],
+    select: '',
+    answer: { spread: true, name: 'AgentTemplateStatusResult', description: 'Answer of DELETE /api/agents/templates/{id}' },
+  },
+  {
+    operation: 'Mutation.setAgentTemplateFavorite',
+    method: 'PUT',
+    path: '/agents/templates/:id/favorite',
+    tags: ['agent templates'],
+    select: 'favorites_count is_favourite',
+    answer: { spread: true, name: 'AgentTemplateFavoriteResult', description: 'Answer of PUT /api/agents/templates/{id}/favorite: the state just written' },
+  },
 
   // session
   { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'] },
