@@ -114,12 +114,33 @@ export const restRoutes: RestRoute[] = [
   },
 
   // session
-  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'] },
-  { operation: 'Mutation.createSession', method: 'POST', path: '/sessions', tags: ['sessions'] },
-  { operation: 'Query.sessionChats', method: 'GET', path: '/sessions/:sessionId/chats', tags: ['sessions'] },
-  { operation: 'Mutation.createChat', method: 'POST', path: '/sessions/:sessionId/chats', tags: ['sessions'] },
-  { operation: 'Mutation.markChatRead', method: 'POST', path: '/sessions/:sessionId/chats/:chatId/read', tags: ['sessions'] },
-  { operation: 'Mutation.addChatMessage', method: 'POST', path: '/sessions/:sessionId/chats/:chatId/messages', tags: ['sessions'] },
+  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'sessions', name: 'SessionsResult' } },
+  { operation: 'Mutation.createSession', method: 'POST', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'session', name: 'SessionResult' } },
+  { operation: 'Query.sessionChats', method: 'GET', path: '/sessions/:sessionId/chats', tags: ['sessions'], select: '...SessionChatsResult' },
+  {
+    operation: 'Mutation.createChat',
+    method: 'POST',
+    path: '/sessions/:sessionId/chats',
+    tags: ['sessions'],
+    select: '...SessionChat',
+    answer: { key: 'chat', name: 'SessionChatResult', description: 'Answer of POST /api/sessions/{sessionId}/chats and .../read' },
+  },
+  {
+    operation: 'Mutation.markChatRead',
+    method: 'POST',
+    path: '/sessions/:sessionId/chats/:chatId/read',
+    tags: ['sessions'],
+    select: '...SessionChat',
+    answer: { key: 'chat', name: 'SessionChatResult', description: 'Answer of POST /api/sessions/{sessionId}/chats and .../read' },
+  },
+  {
+    operation: 'Mutation.addChatMessage',
+    method: 'POST',
+    path: '/sessions/:sessionId/chats/:chatId/messages',
+    tags: ['sessions'],
+    select: 'message { ...ChatMessage } chat { ...SessionChat }',
+    answer: { spread: true, name: 'ChatMessageResult' },
+  },
 
   // research
   { operation: 'Query.trackStats', method: 'GET', path: '/research/track/stats', tags: ['research'], errors: PROVIDER_ERRORS, omitNullFields: true },
