@@ -68,7 +68,7 @@ describe('hostile input findings (issue 11)', () => {
       const byLiteral = await t.graphql('mutation { createSession(input: { title: "a\\u0000" }) { id } }', {}, as.nora);
       for (const res of [byVariable, byLiteral]) {
         expect(res.body.errors).toHaveLength(1);
-        expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'title' }] });
+        expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'input.title' }] });
       }
       const nestedInput = await t.graphql(
         'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(songs: $s) { status } }',
