@@ -166,7 +166,7 @@ describe('GRAPHQL_INTROSPECTION=false hides the schema, suggestions included', (
     expect(JSON.stringify(typo.body)).not.toMatch(/Did you mean|"account"/);
 
     const enumTypo = await t.graphql(
-      'mutation ($role: ChatMessageRole!) { addChatMessage(sessionId: "x", chatId: "y", content: "hi", role: $role) { status } }',
+      'mutation ($role: ChatMessageRole!) { addChatMessage(input: { sessionId: "x", chatId: "y", content: "hi", role: $role }) { message { id } } }',
       { role: 'asistant' },
       as.nora,
     );

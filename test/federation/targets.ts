@@ -89,7 +89,7 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.templatePublic,
     hidden: DEMO.templatePrivate,
     expected: { id: DEMO.templatePublic, title: 'Playlist pitch writer' },
-    rootQuery: '{ agentTemplates { templates { id title notes { text } } } }',
-    rootListPath: ['agentTemplates', 'templates'],
+    rootQuery: '{ agentTemplates { id title notes { text } } }',
+    rootListPath: ['agentTemplates'],
   },
 ];

@@ -64,8 +64,8 @@ describe('hostile input findings (issue 11)', () => {
 
     it('a NUL in a GraphQL variable or literal is BAD_USER_INPUT naming the argument, and nothing is written', async () => {
       const before = await sessionCount();
-      const byVariable = await t.graphql('mutation($t: String!) { createSession(title: $t) { status } }', { t: `a${NUL}` }, as.nora);
-      const byLiteral = await t.graphql('mutation { createSession(title: "a\\u0000") { status } }', {}, as.nora);
+      const byVariable = await t.graphql('mutation($t: String!) { createSession(input: { title: $t }) { id } }', { t: `a${NUL}` }, as.nora);
+      const byLiteral = await t.graphql('mutation { createSession(input: { title: "a\\u0000" }) { id } }', {}, as.nora);
       for (const res of [byVariable, byLiteral]) {
         expect(res.body.errors).toHaveLength(1);
         expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'title' }] });
@@ -199,7 +199,7 @@ describe('hostile input findings (issue 11)', () => {
     it('a GraphQL POST as text/plain or a form is refused before it runs', async () => {
       const before = await sessionCount();
       for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-        const res = await t.http().post('/graphql').set(as.nora).set('content-type', type).send('{"query":"mutation { createSession(title: \\"csrf\\") { status } }"}');
+        const res = await t.http().post('/graphql').set(as.nora).set('content-type', type).send('{"query":"mutation { createSession(input: { title: \\"csrf\\" }) { id } }"}');
         expect(res.status).toBe(400);
       }
       expect(await sessionCount()).toBe(before);

@@ -128,7 +128,7 @@ type Row = Record<string, unknown>;
     const writes = await Promise.all([
       ...titles.map((title) => call('POST', '/api/sessions', { title })),
       ...Array.from({ length: 6 }, (_, i) => call('POST', '/api/keys', { name: `bouncer key ${i}` })),
-      ...Array.from({ length: 6 }, (_, i) => graphql('mutation($t: String!) { createSession(title: $t) { session { id title } } }', { t: `Graph ${i}` })),
+      ...Array.from({ length: 6 }, (_, i) => graphql('mutation($t: String!) { createSession(input: { title: $t }) { id title } }', { t: `Graph ${i}` })),
     ]);
     expect(writes.map((w) => w.status)).toEqual(writes.map(() => 200));
     expect(writes.slice(18).map((w) => w.body.errors)).toEqual(writes.slice(18).map(() => undefined));

@@ -10,4 +10,16 @@ export const REST_SHAPES: Record<string, string> = {
   CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at updated_at }',
   CatalogSong: 'fragment CatalogSong on Song { isrc name album lyrics updated_at catalog_id artists: credits { ...SongCredit } }',
   SongCredit: 'fragment SongCredit on SongCredit { id name timestamp }',
+
+  // agent
+  AgentTemplate:
+    'fragment AgentTemplate on AgentTemplate { id title description prompt tags creator { ...TemplateCreator } is_private is_favourite favorites_count shared_emails created_at updated_at }',
+  TemplateCreator: 'fragment TemplateCreator on TemplateCreator { id name image is_admin }',
+
+  // session
+  Session: 'fragment Session on Session { id title createdAt updatedAt }',
+  SessionChatsResult: 'fragment SessionChatsResult on Session { chats { ...SessionChat } defaultModelId }',
+  SessionChat:
+    'fragment SessionChat on SessionChat { id sessionId title createdAt updatedAt hasUnread isStreaming modelId activeStreamId lastAssistantMessageAt }',
+  ChatMessage: 'fragment ChatMessage on ChatMessage { id chatId role content createdAt }',
 };

@@ -14,8 +14,7 @@ const title = z
   .string()
   .trim()
   .min(1, { message: 'must not be empty' })
-  .max(TITLE_MAX, { message: `must be at most ${TITLE_MAX} characters` })
-  .describe('Unique among the templates of its creator');
+  .max(TITLE_MAX, { message: `must be at most ${TITLE_MAX} characters` });
 const description = z
   .string()
   .trim()
@@ -34,8 +33,7 @@ const tags = z
       .min(1, { message: 'must not be empty' })
       .max(TAG_MAX, { message: `must be at most ${TAG_MAX} characters` }),
   )
-  .max(TAGS_MAX, { message: `must hold at most ${TAGS_MAX} tags` })
-  .describe('Duplicates are dropped');
+  .max(TAGS_MAX, { message: `must hold at most ${TAGS_MAX} tags` });
 export const email = z
   .string()
   .trim()
@@ -43,30 +41,39 @@ export const email = z
   .pipe(z.email({ message: 'must be an e-mail address' }));
 const sharedEmails = z
   .array(email)
-  .max(SHARED_EMAILS_MAX, { message: `must hold at most ${SHARED_EMAILS_MAX} addresses` })
-  .describe('Addresses that may see the template even when private; stored lower-cased; shown only to the owner');
-const isPrivate = z.boolean().describe('A private template is seen only by its owner and the shared addresses');
+  .max(SHARED_EMAILS_MAX, { message: `must hold at most ${SHARED_EMAILS_MAX} addresses` });
+const isPrivate = z.boolean();
+
+/** What each template field is: the GraphQL input fields and the OpenAPI document carry these. */
+const TEXT = {
+  title: '1-120 characters, unique among the templates of its creator',
+  description: 'What the template is for, 1-2000 characters',
+  prompt: 'The prompt text, 1-20000 characters',
+  tags: 'At most 20 tags of 1-40 characters; duplicates are dropped',
+  is_private: 'A private template is seen only by its owner and the shared addresses',
+  shared_emails: 'At most 100 addresses that may see the template even when private; stored lower-cased; shown only to the owner',
+};
 
 /** POST /api/agents/templates */
 export const createTemplateInput = z.object({
-  title,
-  description,
-  prompt,
-  tags: tags.nullish(),
-  is_private: isPrivate.nullish().describe('Default false'),
-  shared_emails: sharedEmails.nullish(),
+  title: title.describe(TEXT.title),
+  description: description.describe(TEXT.description),
+  prompt: prompt.describe(TEXT.prompt),
+  tags: tags.nullish().describe(TEXT.tags),
+  is_private: isPrivate.nullish().describe(`${TEXT.is_private}; default false`),
+  shared_emails: sharedEmails.nullish().describe(TEXT.shared_emails),
 });
 export type CreateTemplateInput = z.output<typeof createTemplateInput>;
 
 /** PATCH /api/agents/templates/{id}: only the fields given change; shared_emails replaces the list. */
 export const updateTemplateInput = z.object({
   id: templateId,
-  title: title.nullish(),
-  description: description.nullish(),
-  prompt: prompt.nullish(),
-  tags: tags.nullish(),
-  is_private: isPrivate.nullish(),
-  shared_emails: sharedEmails.nullish(),
+  title: title.nullish().describe(TEXT.title),
+  description: description.nullish().describe(TEXT.description),
+  prompt: prompt.nullish().describe(TEXT.prompt),
+  tags: tags.nullish().describe(`${TEXT.tags}; replaces the list`),
+  is_private: isPrivate.nullish().describe(TEXT.is_private),
+  shared_emails: sharedEmails.nullish().describe(`${TEXT.shared_emails}; replaces the list`),
 });
 export type UpdateTemplateInput = z.output<typeof updateTemplateInput>;
 

@@ -60,7 +60,7 @@ describe('agent templates (real PostgreSQL)', () => {
 
     const gql = await t.graphql(AgentTemplatesDocument, {}, as.nora);
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.agentTemplates).toEqual(res.body);
+    expect(gql.body.data.agentTemplates).toEqual(res.body.templates);
   });
 
   it('shows shared_emails only to the owner', async () => {
@@ -134,7 +134,7 @@ describe('agent templates (real PostgreSQL)', () => {
     // Shared with Nora's address: she may favourite it.
     expect((await t.http().put(`/api/agents/templates/${DEMO.templateShared}/favorite`).set(as.nora).send({ is_favourite: true })).status).toBe(200);
 
-    const gql = await t.graphql(SetAgentTemplateFavoriteDocument, { id: DEMO.templatePrivate, is_favourite: true }, as.sam);
+    const gql = await t.graphql(SetAgentTemplateFavoriteDocument, { input: { id: DEMO.templatePrivate, is_favourite: true } }, as.sam);
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const anon = await t.http().put(path).send({ is_favourite: true });
     expect(anon.status).toBe(401);
@@ -198,7 +198,7 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(patchBad.status).toBe(400);
     const deleteBad = await t.http().delete('/api/agents/templates/123').set(as.nora);
     expect(deleteBad.status).toBe(400);
-    const gql = await t.graphql(CreateAgentTemplateDocument, { ...newTemplate('gql'), shared_emails: ['nope'] }, as.otto);
+    const gql = await t.graphql(CreateAgentTemplateDocument, { input: { ...newTemplate('gql'), shared_emails: ['nope'] } }, as.otto);
     expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'shared_emails[0]', message: 'must be an e-mail address' }] });
   });
 
@@ -211,7 +211,7 @@ describe('agent templates (real PostgreSQL)', () => {
     expect((await t.http().delete(`/api/agents/templates/${DEMO.templatePrivate}`).set(as.sam)).status).toBe(404);
     expect((await t.http().delete(`/api/agents/templates/${DEMO.templatePublic}`).set(as.nora)).status).toBe(403);
     expect((await t.http().delete(`/api/agents/templates/${DEMO.templatePublic}`).set(as.sam)).body.code).toBe('FORBIDDEN');
-    const gql = await t.graphql(DeleteAgentTemplateDocument, { id: DEMO.templatePublic }, as.otto);
+    const gql = await t.graphql(DeleteAgentTemplateDocument, { input: { id: DEMO.templatePublic } }, as.otto);
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await list(as.otto)).find((x) => x.id === DEMO.templatePublic)?.title).toBe('Playlist pitch writer');
 
@@ -222,8 +222,8 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.template).toMatchObject({ id, title: 'Final one', is_private: true, tags: ['x'], description: 'About Draft one' });
     expect(await titles(as.otto)).not.toContain('Final one');
-    const viaGql = await t.graphql(UpdateAgentTemplateDocument, { id, is_private: false }, owner.headers);
-    expect(viaGql.body.data.updateAgentTemplate.template).toMatchObject({ id, is_private: false, title: 'Final one' });
+    const viaGql = await t.graphql(UpdateAgentTemplateDocument, { input: { id, is_private: false } }, owner.headers);
+    expect(viaGql.body.data.updateAgentTemplate).toMatchObject({ id, is_private: false, title: 'Final one' });
     expect(await titles(as.otto)).toContain('Final one');
 
     const removed = await t.http().delete(`/api/agents/templates/${id}`).set(owner.headers);
@@ -243,7 +243,7 @@ describe('agent templates (real PostgreSQL)', () => {
     const second = await t.http().post('/api/agents/templates').set(as.otto).send(newTemplate('Another title'));
     const clash = await t.http().patch(`/api/agents/templates/${second.body.template.id}`).set(as.otto).send({ title: 'Release plan drafter' });
     expect(clash.status).toBe(409);
-    const gql = await t.graphql(CreateAgentTemplateDocument, newTemplate('Another title'), as.otto);
+    const gql = await t.graphql(CreateAgentTemplateDocument, { input: newTemplate('Another title') }, as.otto);
     expect(gql.body.errors[0].extensions.code).toBe('CONFLICT');
   });
 
@@ -271,7 +271,7 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(long.count).toBe(short.count);
     expect(long.count).toBeLessThanOrEqual(4);
     const gql = await t.sql.measure(() => t.graphql(AgentTemplatesDocument, {}, owner.headers));
-    expect(gql.result.body.data.agentTemplates.templates).toHaveLength(long.result.body.templates.length);
+    expect(gql.result.body.data.agentTemplates).toHaveLength(long.result.body.templates.length);
     expect(gql.count).toBeLessThanOrEqual(4);
   });
 

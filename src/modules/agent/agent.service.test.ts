@@ -167,13 +167,13 @@ describe('AgentService rules', () => {
     expect(await service.create(sam, { title: 'Release plan', description: 'D', prompt: 'P', tags: ['a', 'a'] })).toMatchObject({ title: 'Release plan', tags: ['a'] });
   });
 
-  it('favourites only templates the caller sees and answers the recounted total', async () => {
+  it('favourites only templates the caller sees and answers the template with the recounted total', async () => {
     const hidden = store.add('nora', { isPrivate: true });
     const pub = store.add('nora');
     expect(await code(service.setFavorite(sam, { id: hidden, is_favourite: true }))).toBe('NOT_FOUND');
     expect(store.rows.get(hidden)!.favourites.size).toBe(0);
     await service.setFavorite(nora, { id: pub, is_favourite: true });
-    expect(await service.setFavorite(sam, { id: pub, is_favourite: true })).toEqual({ favorites_count: 2, is_favourite: true });
-    expect(await service.setFavorite(sam, { id: pub, is_favourite: false })).toEqual({ favorites_count: 1, is_favourite: false });
+    expect(await service.setFavorite(sam, { id: pub, is_favourite: true })).toMatchObject({ id: pub, favorites_count: 2, is_favourite: true });
+    expect(await service.setFavorite(sam, { id: pub, is_favourite: false })).toMatchObject({ id: pub, favorites_count: 1, is_favourite: false });
   });
 });

@@ -28,16 +28,18 @@ export class AgentService {
   }
 
   /**
-   * Sets the caller's favourite state. The template row is locked first, so concurrent calls on
-   * one template run one after another and favorites_count is recounted from template_favourites;
-   * the count answered is the one written in this transaction.
+   * Sets the caller's favourite state and answers the template as the caller now sees it. The
+   * template row is locked first, so concurrent calls on one template run one after another and
+   * favorites_count is recounted from template_favourites; the template answered is read in the
+   * same transaction, so its count is the one written.
    */
-  setFavorite(viewer: Viewer, input: SetFavoriteInput): Promise<{ favorites_count: number; is_favourite: boolean }> {
+  setFavorite(viewer: Viewer, input: SetFavoriteInput): Promise<AgentTemplateType> {
     return this.repo.transaction(async (repo) => {
       if (!(await repo.lockVisible(viewer, input.id))) throw notFound('Agent template');
       if (input.is_favourite) await repo.addFavourite(input.id, viewer.accountId);
       else await repo.removeFavourite(input.id, viewer.accountId);
-      return { favorites_count: await repo.recountFavourites(input.id), is_favourite: input.is_favourite };
+      await repo.recountFavourites(input.id);
+      return this.reload(viewer, input.id, repo);
     });
   }
 
@@ -101,8 +103,8 @@ export class AgentService {
     }
   }
 
-  private async reload(viewer: Viewer, id: string): Promise<AgentTemplateType> {
-    const [template] = await this.repo.visibleTemplates(viewer, this.settings.adminOrgId, [id]);
+  private async reload(viewer: Viewer, id: string, repo: Pick<AgentStore, 'visibleTemplates'> = this.repo): Promise<AgentTemplateType> {
+    const [template] = await repo.visibleTemplates(viewer, this.settings.adminOrgId, [id]);
     if (!template) throw notFound('Agent template');
     return template;
   }

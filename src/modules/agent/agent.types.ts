@@ -1,5 +1,6 @@
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import { SuccessStatus } from '../../graphql/common.types';
+import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateInput } from './agent.inputs';
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
@@ -56,38 +57,62 @@ export class AgentTemplateType {
   updated_at!: Date;
 }
 
-@ObjectType({ description: 'Answer of GET /api/agents/templates' })
-export class AgentTemplatesResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
+@InputType('CreateAgentTemplateInput', { description: 'A new template, owned by the caller' })
+export class CreateAgentTemplateInput {
+  @Field(() => String, { description: describe(createTemplateInput, 'title') })
+  title!: string;
 
-  @Field(() => [AgentTemplateType], { description: "The caller's own templates, public ones, and those shared with its e-mail; by title" })
-  templates!: AgentTemplateType[];
+  @Field(() => String, { description: describe(createTemplateInput, 'description') })
+  description!: string;
+
+  @Field(() => String, { description: describe(createTemplateInput, 'prompt') })
+  prompt!: string;
+
+  @Field(() => [String], { nullable: true, description: describe(createTemplateInput, 'tags') })
+  tags?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(createTemplateInput, 'is_private') })
+  is_private?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: describe(createTemplateInput, 'shared_emails') })
+  shared_emails?: string[] | null;
 }
 
-@ObjectType({ description: 'Answer of POST and PATCH /api/agents/templates' })
-export class AgentTemplateResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
+@InputType('UpdateAgentTemplateInput', { description: 'The fields of a template to change; those not given stay as they are' })
+export class UpdateAgentTemplateInput {
+  @Field(() => ID, { description: describe(updateTemplateInput, 'id') })
+  id!: string;
 
-  @Field(() => AgentTemplateType)
-  template!: AgentTemplateType;
+  @Field(() => String, { nullable: true, description: describe(updateTemplateInput, 'title') })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(updateTemplateInput, 'description') })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(updateTemplateInput, 'prompt') })
+  prompt?: string | null;
+
+  @Field(() => [String], { nullable: true, description: describe(updateTemplateInput, 'tags') })
+  tags?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(updateTemplateInput, 'is_private') })
+  is_private?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: describe(updateTemplateInput, 'shared_emails') })
+  shared_emails?: string[] | null;
 }
 
-@ObjectType({ description: 'Answer of PUT /api/agents/templates/{id}/favorite and DELETE /api/agents/templates/{id}' })
-export class AgentTemplateStatusResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-}
+@InputType('SetAgentTemplateFavoriteInput', { description: "The caller's favorite state of a template it can see" })
+export class SetAgentTemplateFavoriteInput {
+  @Field(() => ID, { description: describe(setFavoriteInput, 'id') })
+  id!: string;
 
-@ObjectType({ description: 'Answer of PUT /api/agents/templates/{id}/favorite: the state just written' })
-export class AgentTemplateFavoriteResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => Int, { description: 'Number of accounts that favourite the template, after this write' })
-  favorites_count!: number;
-
-  @Field({ description: 'Favorite state for the authenticated account, after this write' })
+  @Field(() => Boolean, { description: describe(setFavoriteInput, 'is_favourite') })
   is_favourite!: boolean;
+}
+
+@InputType('DeleteAgentTemplateInput', { description: 'A template of the caller to delete' })
+export class DeleteAgentTemplateInput {
+  @Field(() => ID, { description: describe(templateIdInput, 'id') })
+  id!: string;
 }

@@ -17,7 +17,7 @@ const title = (max: number) =>
     .max(max, { message: `must be at most ${max} characters` });
 
 /** POST /api/sessions */
-export const createSessionInput = z.object({ title: title(SESSION_TITLE_MAX) });
+export const createSessionInput = z.object({ title: title(SESSION_TITLE_MAX).describe('Title of the session, 1-200 characters') });
 
 /** GET /api/sessions/{sessionId}/chats */
 export const sessionChatsInput = z.object({ sessionId });
@@ -25,7 +25,7 @@ export const sessionChatsInput = z.object({ sessionId });
 /** POST /api/sessions/{sessionId}/chats */
 export const createChatInput = z.object({
   sessionId,
-  title: title(CHAT_TITLE_MAX),
+  title: title(CHAT_TITLE_MAX).describe('Title of the chat, 1-200 characters'),
   modelId: z
     .string()
     .trim()
@@ -45,12 +45,13 @@ export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
 export const addMessageInput = z.object({
   sessionId,
   chatId,
-  role: z.enum(MESSAGE_ROLES, { message: `must be one of: ${MESSAGE_ROLES.join(', ')}` }),
+  role: z.enum(MESSAGE_ROLES, { message: `must be one of: ${MESSAGE_ROLES.join(', ')}` }).describe('Who wrote the message: user, assistant or system'),
   content: z
     .string()
     .min(1, { message: 'must not be empty' })
     .max(MESSAGE_MAX, { message: `must be at most ${MESSAGE_MAX} characters` })
-    .refine((v) => v.trim().length > 0, { message: 'must not be blank' }),
+    .refine((v) => v.trim().length > 0, { message: 'must not be blank' })
+    .describe('The message text, 1-100000 characters, not blank'),
 });
 
 export type CreateSessionInput = z.output<typeof createSessionInput>;

@@ -86,7 +86,7 @@ describe('sessions and chats (real PostgreSQL)', () => {
     }
     const gql = await t.graphql(SessionChatsDocument, { sessionId }, others.admin.headers);
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const gqlMsg = await t.graphql(AddChatMessageDocument, { sessionId, chatId: planChat, role: 'user', content: 'hi' }, others.peer.headers);
+    const gqlMsg = await t.graphql(AddChatMessageDocument, { input: { sessionId, chatId: planChat, role: 'user', content: 'hi' } }, others.peer.headers);
     expect(gqlMsg.body.errors[0].extensions.code).toBe('NOT_FOUND');
     // Nothing was written by the refused calls.
     expect((await chatsOf(sessionId, owner.headers)).map((c) => c.title)).toEqual(['Shoreline rollout', 'Curator pitches']);
@@ -111,8 +111,8 @@ describe('sessions and chats (real PostgreSQL)', () => {
     const first = await t.http().post(`/api/sessions/${newSession}/chats`).set(me.headers).send({ title: 'Ideas' });
     expect(first.status).toBe(200);
     expect(first.body.chat).toMatchObject({ sessionId: newSession, title: 'Ideas', modelId: null, hasUnread: false, isStreaming: false, activeStreamId: null, lastAssistantMessageAt: null });
-    const second = await t.graphql(CreateChatDocument, { sessionId: newSession, title: 'Copy', modelId: 'gpt-4o' }, me.headers);
-    expect(second.body.data.createChat.chat).toMatchObject({ title: 'Copy', modelId: 'gpt-4o' });
+    const second = await t.graphql(CreateChatDocument, { input: { sessionId: newSession, title: 'Copy', modelId: 'gpt-4o' } }, me.headers);
+    expect(second.body.data.createChat).toMatchObject({ title: 'Copy', modelId: 'gpt-4o' });
     const third = await t.http().post(`/api/sessions/${newSession}/chats`).set(me.headers).send({ title: 'Budget' });
     expect((await chatsOf(newSession, me.headers)).map((c) => c.title)).toEqual(['Ideas', 'Copy', 'Budget']);
 
@@ -140,16 +140,43 @@ describe('sessions and chats (real PostgreSQL)', () => {
     // A user message after reading keeps it read; the next assistant message makes it unread again.
     await post('user', 'Thanks');
     expect((await chatsOf(newSession, me.headers)).find((c) => c.id === chatId)!.hasUnread).toBe(false);
-    const again = await t.graphql(AddChatMessageDocument, { sessionId: newSession, chatId, role: 'assistant', content: 'Anything else?' }, me.headers);
+    const again = await t.graphql(AddChatMessageDocument, { input: { sessionId: newSession, chatId, role: 'assistant', content: 'Anything else?' } }, me.headers);
     expect(again.body.data.addChatMessage.chat.hasUnread).toBe(true);
-    const gqlRead = await t.graphql(MarkChatReadDocument, { sessionId: newSession, chatId }, me.headers);
-    expect(gqlRead.body.data.markChatRead.chat.hasUnread).toBe(false);
+    const gqlRead = await t.graphql(MarkChatReadDocument, { input: { sessionId: newSession, chatId } }, me.headers);
+    expect(gqlRead.body.data.markChatRead.hasUnread).toBe(false);
 
     // A chat of one session is not reachable through another session of the same account.
-    const other = await t.graphql(CreateSessionDocument, { title: 'Other' }, me.headers);
-    const otherId = other.body.data.createSession.session.id;
+    const other = await t.graphql(CreateSessionDocument, { input: { title: 'Other' } }, me.headers);
+    const otherId = other.body.data.createSession.id;
     const crossed = await t.http().post(`/api/sessions/${otherId}/chats/${third.body.chat.id}/read`).set(me.headers).send({});
     expect(crossed.status).toBe(404);
+  });
+
+  it('reaches the chats of every listed session in the graph, in one read whatever the number of sessions', async () => {
+    const me = await createAccount(t.orm);
+    const query = '{ sessions { id title chats { id sessionId title } defaultModelId } }';
+    const first = await createSession(t.orm, me.account.id, 'First');
+    await createChat(t.orm, first.id, { title: 'One', createdAt: minutesAgo(3) });
+    await createChat(t.orm, first.id, { title: 'Two', createdAt: minutesAgo(2) });
+    await t.graphql(query, {}, me.headers); // the key's last-used stamp is written once a minute
+    const one = await t.sql.measure(() => t.graphql(query, {}, me.headers));
+    expect(one.result.body.errors).toBeUndefined();
+    expect(one.result.body.data.sessions).toEqual([
+      { id: first.id, title: 'First', chats: [{ id: expect.any(String), sessionId: first.id, title: 'One' }, { id: expect.any(String), sessionId: first.id, title: 'Two' }], defaultModelId: 'studio-model-7' },
+    ]);
+    for (const title of ['Second', 'Third']) {
+      const session = await createSession(t.orm, me.account.id, title);
+      await createChat(t.orm, session.id, { title: `${title} chat` });
+    }
+    const three = await t.sql.measure(() => t.graphql(query, {}, me.headers));
+    expect(three.result.body.data.sessions.map((x: { title: string; chats: { title: string }[] }) => [x.title, x.chats.map((c) => c.title)])).toEqual([
+      ['Third', ['Third chat']],
+      ['Second', ['Second chat']],
+      ['First', ['One', 'Two']],
+    ]);
+    expect(three.count).toBe(one.count);
+    // The same chats as the REST read of each session.
+    expect((await chatsOf(first.id, me.headers)).map((c) => c.id)).toEqual(one.result.body.data.sessions[0].chats.map((c: { id: string }) => c.id));
   });
 
   it('reports a chat as streaming while activeStreamId is set', async () => {

@@ -1,77 +1,77 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { SuccessStatus } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
-import { validate } from '../../common/validation';
+import { describe, validate, withoutNulls } from '../../common/validation';
 import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput } from './session.inputs';
 import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
-import { ChatMessageResult, ChatMessageRole, SessionChatResult, SessionChatsResult, SessionResult, SessionsResult } from './session.types';
+import {
+  AddChatMessageInput,
+  ChatMessageAdded,
+  CreateChatInput,
+  CreateSessionInput,
+  MarkChatReadInput,
+  SessionChat,
+  SessionType,
+} from './session.types';
 
-const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.em), ctx.deps.config.sessions);
+const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.em), ctx.deps.config.sessions, ctx.loaders);
 
 @Resolver()
 export class SessionResolver {
   @Authorized()
-  @Query(() => SessionsResult, { description: "The caller's sessions, newest first" })
-  async sessions(@Ctx() ctx: Context): Promise<SessionsResult> {
-    return { status: SuccessStatus.success, sessions: await sessions(ctx).list(requireViewer(ctx.viewer)) };
+  @Query(() => [SessionType], { description: "The caller's sessions, newest first" })
+  sessions(@Ctx() ctx: Context): Promise<SessionType[]> {
+    return sessions(ctx).list(requireViewer(ctx.viewer));
   }
 
   @Authorized()
-  @Query(() => SessionChatsResult, {
-    description: "Every chat of one of the caller's sessions, by createdAt ascending; another account's session is NOT_FOUND",
+  @Query(() => SessionType, {
+    description: "One of the caller's sessions with every chat of it, by createdAt ascending; another account's session is NOT_FOUND",
   })
-  async sessionChats(
+  sessionChats(
     @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
-  ): Promise<SessionChatsResult> {
-    return sessions(ctx).chats(requireViewer(ctx.viewer), validate(sessionChatsInput, { sessionId }));
+    @Arg('sessionId', () => ID, { description: describe(sessionChatsInput, 'sessionId') }) sessionId: string,
+  ): Promise<SessionType> {
+    return sessions(ctx).withChats(requireViewer(ctx.viewer), validate(sessionChatsInput, { sessionId }));
   }
 
   @Authorized()
-  @Mutation(() => SessionResult, { description: 'Starts a session owned by the caller' })
-  async createSession(
-    @Ctx() ctx: Context,
-    @Arg('title', () => String, { description: '1-200 characters' }) title: string,
-  ): Promise<SessionResult> {
-    return { status: SuccessStatus.success, session: await sessions(ctx).create(requireViewer(ctx.viewer), validate(createSessionInput, { title })) };
+  @Mutation(() => SessionType, { description: 'Starts a session owned by the caller' })
+  createSession(@Ctx() ctx: Context, @Arg('input', () => CreateSessionInput) input: CreateSessionInput): Promise<SessionType> {
+    return sessions(ctx).create(requireViewer(ctx.viewer), validate(createSessionInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => SessionChatResult, { description: "Adds a chat to one of the caller's sessions" })
-  async createChat(
-    @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
-    @Arg('title', () => String, { description: '1-200 characters' }) title: string,
-    @Arg('modelId', () => String, { nullable: true, description: 'Model for this chat; omitted means defaultModelId' })
-    modelId?: string | null,
-  ): Promise<SessionChatResult> {
-    return { status: SuccessStatus.success, chat: await sessions(ctx).createChat(requireViewer(ctx.viewer), validate(createChatInput, { sessionId, title, modelId })) };
+  @Mutation(() => SessionChat, { description: "Adds a chat to one of the caller's sessions" })
+  createChat(@Ctx() ctx: Context, @Arg('input', () => CreateChatInput) input: CreateChatInput): Promise<SessionChat> {
+    return sessions(ctx).createChat(requireViewer(ctx.viewer), validate(createChatInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => SessionChatResult, { description: 'Marks a chat read up to now (hasUnread becomes false)' })
-  async markChatRead(
-    @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
-    @Arg('chatId', () => ID, { description: 'Chat id (UUID)' }) chatId: string,
-  ): Promise<SessionChatResult> {
-    return { status: SuccessStatus.success, chat: await sessions(ctx).markRead(requireViewer(ctx.viewer), validate(chatRefInput, { sessionId, chatId })) };
+  @Mutation(() => SessionChat, { description: 'Marks a chat read up to now (hasUnread becomes false)' })
+  markChatRead(@Ctx() ctx: Context, @Arg('input', () => MarkChatReadInput) input: MarkChatReadInput): Promise<SessionChat> {
+    return sessions(ctx).markRead(requireViewer(ctx.viewer), validate(chatRefInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Mutation(() => ChatMessageResult, {
+  @Mutation(() => ChatMessageAdded, {
     description: 'Appends a message to a chat; an assistant message sets lastAssistantMessageAt, so the chat turns unread',
   })
-  async addChatMessage(
-    @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { description: 'Session id (UUID)' }) sessionId: string,
-    @Arg('chatId', () => ID, { description: 'Chat id (UUID)' }) chatId: string,
-    @Arg('role', () => ChatMessageRole) role: ChatMessageRole,
-    @Arg('content', () => String, { description: '1-100000 characters' }) content: string,
-  ): Promise<ChatMessageResult> {
-    const { message, chat } = await sessions(ctx).addMessage(requireViewer(ctx.viewer), validate(addMessageInput, { sessionId, chatId, role, content }));
-    return { status: SuccessStatus.success, message, chat };
+  addChatMessage(@Ctx() ctx: Context, @Arg('input', () => AddChatMessageInput) input: AddChatMessageInput): Promise<ChatMessageAdded> {
+    return sessions(ctx).addMessage(requireViewer(ctx.viewer), validate(addMessageInput, withoutNulls({ ...input })));
+  }
+}
+
+@Resolver(() => SessionType)
+export class SessionGraphResolver {
+  @FieldResolver(() => [SessionChat], { description: 'Every chat of the session, by createdAt ascending' })
+  chats(@Root() session: SessionType, @Ctx() ctx: Context): Promise<SessionChat[]> {
+    return sessions(ctx).chatsOf(session);
+  }
+
+  @FieldResolver(() => String, { description: 'The model a chat of this session uses when it names none (modelId null)' })
+  defaultModelId(@Ctx() ctx: Context): string {
+    return sessions(ctx).defaultModelId();
   }
 }

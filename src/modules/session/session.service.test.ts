@@ -23,16 +23,16 @@ describe('SessionService rules (no database)', () => {
   it('marks a chat read no earlier than its last assistant message, so a clock behind the database cannot leave it unread', async () => {
     const future = new Date(Date.now() + 60_000);
     const chat = { id: 'c1', title: 'x', createdAt: new Date(0), updatedAt: new Date(0), lastAssistantMessageAt: future, lastReadAt: null, activeStreamId: null, modelId: null } as unknown as Chat;
-    const service = new SessionService(fakeRepository([chat]), { defaultModelId: 'm' });
+    const service = new SessionService(fakeRepository([chat]), { defaultModelId: 'm' }, { chatsBySession: { load: async () => [] } as never });
     const answer = await service.markRead(viewer, { sessionId: 's1', chatId: 'c1' });
     expect(chat.lastReadAt).toEqual(future);
     expect(answer.hasUnread).toBe(false);
   });
 
   it("answers NOT_FOUND for another account's session and for a chat outside the session", async () => {
-    const service = new SessionService(fakeRepository([]), { defaultModelId: 'm' });
+    const service = new SessionService(fakeRepository([]), { defaultModelId: 'm' }, { chatsBySession: { load: async () => [] } as never });
     const stranger = { ...viewer, accountId: 'a2' };
-    await expect(service.chats(stranger, { sessionId: 's1' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.withChats(stranger, { sessionId: 's1' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(service.markRead(viewer, { sessionId: 's1', chatId: 'nope' })).rejects.toBeInstanceOf(AppError);
   });
 });

@@ -2,8 +2,9 @@ import type { Viewer } from '../../auth/viewer';
 import { notFound } from '../../common/errors';
 import { Chat, MessageRole, Session } from './session.entity';
 import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput } from './session.inputs';
+import type { SessionLoaders } from './session.loaders';
 import type { SessionRepository } from './session.repository';
-import { ChatMessageRole, ChatMessageType, SessionChat, SessionType } from './session.types';
+import { ChatMessageAdded, ChatMessageRole, SessionChat, SessionType } from './session.types';
 
 export const toSession = (s: Session): SessionType => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt });
 
@@ -33,6 +34,7 @@ export class SessionService {
   constructor(
     private readonly repo: SessionRepository,
     private readonly settings: { defaultModelId: string },
+    private readonly loaders: Pick<SessionLoaders, 'chatsBySession'>,
   ) {}
 
   async create(viewer: Viewer, input: CreateSessionInput): Promise<SessionType> {
@@ -44,11 +46,22 @@ export class SessionService {
     return (await this.repo.sessionsOf(viewer.accountId)).map(toSession);
   }
 
-  /** Every chat of the session by createdAt ascending, and the configured default model. */
-  async chats(viewer: Viewer, input: SessionChatsInput): Promise<{ chats: SessionChat[]; defaultModelId: string }> {
+  /** One of the caller's sessions with every chat of it, by createdAt ascending. */
+  async withChats(viewer: Viewer, input: SessionChatsInput): Promise<SessionType> {
     const session = await this.ownedSession(this.repo, viewer, input.sessionId);
     const chats = await this.repo.chatsOf(session.id);
-    return { chats: chats.map((c) => toChat(c, session.id)), defaultModelId: this.settings.defaultModelId };
+    return { ...toSession(session), chats: chats.map((c) => toChat(c, session.id)) };
+  }
+
+  /** The model a chat uses when it names none. */
+  defaultModelId(): string {
+    return this.settings.defaultModelId;
+  }
+
+  /** The chats of a session the graph reached (the caller's own), those the read had, else batched by the loader. */
+  async chatsOf(session: SessionType): Promise<SessionChat[]> {
+    if (session.chats) return session.chats;
+    return (await this.loaders.chatsBySession.load(session.id)).map((c) => toChat(c, session.id));
   }
 
   async createChat(viewer: Viewer, input: CreateChatInput): Promise<SessionChat> {
@@ -70,7 +83,7 @@ export class SessionService {
   }
 
   /** Appends a message; an assistant message moves lastAssistantMessageAt, so the chat turns unread. */
-  async addMessage(viewer: Viewer, input: AddMessageInput): Promise<{ message: ChatMessageType; chat: SessionChat }> {
+  async addMessage(viewer: Viewer, input: AddMessageInput): Promise<ChatMessageAdded> {
     const { message, chat } = await this.repo.transaction(async (repo) => {
       // Locked so concurrent appends move lastAssistantMessageAt forward only.
       const found = await this.ownedChat(repo, viewer, input, true);

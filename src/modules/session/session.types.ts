@@ -1,5 +1,6 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { SuccessStatus } from '../../graphql/common.types';
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { addMessageInput, chatRefInput, createChatInput, createSessionInput } from './session.inputs';
 
 /** Who wrote a chat message; the names are the REST values. */
 export enum ChatMessageRole {
@@ -22,6 +23,9 @@ export class SessionType {
 
   @Field()
   updatedAt!: Date;
+
+  /** Its chats, when the read that produced the session already has them (Session.chats answers these). */
+  chats?: SessionChat[];
 }
 
 @ObjectType('SessionChat', { description: 'A chat of a session, with its unread and streaming state' })
@@ -75,50 +79,53 @@ export class ChatMessageType {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'Answer of POST /api/sessions' })
-export class SessionResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => SessionType)
-  session!: SessionType;
-}
-
-@ObjectType({ description: 'Answer of GET /api/sessions' })
-export class SessionsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => [SessionType], { description: "The caller's sessions, newest first" })
-  sessions!: SessionType[];
-}
-
-@ObjectType({ description: 'Answer of GET /api/sessions/{sessionId}/chats' })
-export class SessionChatsResult {
-  @Field(() => [SessionChat], { description: 'Every chat of the session, by createdAt ascending' })
-  chats!: SessionChat[];
-
-  @Field({ description: 'The default model id used for clients without a preference' })
-  defaultModelId!: string;
-}
-
-@ObjectType({ description: 'Answer of POST /api/sessions/{sessionId}/chats and .../read' })
-export class SessionChatResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => SessionChat)
-  chat!: SessionChat;
-}
-
-@ObjectType({ description: 'Answer of POST /api/sessions/{sessionId}/chats/{chatId}/messages' })
-export class ChatMessageResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
+@ObjectType('ChatMessageAdded', { description: 'A message just appended to a chat, with the chat after it' })
+export class ChatMessageAdded {
   @Field(() => ChatMessageType)
   message!: ChatMessageType;
 
   @Field(() => SessionChat, { description: 'The chat after the message' })
   chat!: SessionChat;
+}
+
+@InputType('CreateSessionInput', { description: 'A new session of the caller' })
+export class CreateSessionInput {
+  @Field(() => String, { description: describe(createSessionInput, 'title') })
+  title!: string;
+}
+
+@InputType('CreateChatInput', { description: "A new chat in one of the caller's sessions" })
+export class CreateChatInput {
+  @Field(() => ID, { description: describe(createChatInput, 'sessionId') })
+  sessionId!: string;
+
+  @Field(() => String, { description: describe(createChatInput, 'title') })
+  title!: string;
+
+  @Field(() => String, { nullable: true, description: describe(createChatInput, 'modelId') })
+  modelId?: string | null;
+}
+
+@InputType('MarkChatReadInput', { description: "A chat of one of the caller's sessions" })
+export class MarkChatReadInput {
+  @Field(() => ID, { description: describe(chatRefInput, 'sessionId') })
+  sessionId!: string;
+
+  @Field(() => ID, { description: describe(chatRefInput, 'chatId') })
+  chatId!: string;
+}
+
+@InputType('AddChatMessageInput', { description: "A message to append to a chat of one of the caller's sessions" })
+export class AddChatMessageInput {
+  @Field(() => ID, { description: describe(addMessageInput, 'sessionId') })
+  sessionId!: string;
+
+  @Field(() => ID, { description: describe(addMessageInput, 'chatId') })
+  chatId!: string;
+
+  @Field(() => ChatMessageRole, { description: describe(addMessageInput, 'role') })
+  role!: ChatMessageRole;
+
+  @Field(() => String, { description: describe(addMessageInput, 'content') })
+  content!: string;
 }

@@ -1,0 +1,21 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import { Chat } from './session.entity';
+
+export type SessionLoaders = ReturnType<typeof createSessionLoaders>;
+
+export function createSessionLoaders(em: EntityManager) {
+  return {
+    /**
+     * Every chat of each session asked for, oldest first, in one statement per batch. Keys are ids
+     * of sessions the graph already reached (the caller's own: sessions are private), so the read
+     * needs no owner.
+     */
+    chatsBySession: new DataLoader<string, Chat[]>(async (sessionIds) => {
+      const chats = await em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const bySession = new Map<string, Chat[]>(sessionIds.map((id) => [id, []]));
+      for (const chat of chats) bySession.get(chat.session.id)?.push(chat);
+      return sessionIds.map((id) => bySession.get(id)!);
+    }),
+  };
+}
