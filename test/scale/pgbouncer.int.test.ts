@@ -121,7 +121,7 @@ type Row = Record<string, unknown>;
     expect((await call('GET', '/api/accounts/me')).body.account).toMatchObject({ name: 'Nora North' });
     const me = await graphql('{ me { name organizations { name } } }');
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ me: { account: { name: 'Nora North', organizations: [{ name: 'Northwind Records' }] } } });
+    expect(me.body.data).toMatchObject({ me: { name: 'Nora North', organizations: [{ name: 'Northwind Records' }] } });
 
     // Writes that take row and advisory transaction locks, in parallel: more than either pool holds.
     const titles = Array.from({ length: 12 }, (_, i) => `Bounced ${i}`);
