@@ -17,7 +17,7 @@ export const BENCH_RUN = '00000000-0000-4000-a400-000000000001';
 /** What the throughput mode (`npm run bench -- --throughput`) drives, as Nora (member of Northwind Records). */
 export const scenarios: Scenario[] = [
   { name: 'GET /api/accounts/me', path: '/api/accounts/me' },
-  { name: 'GraphQL me', method: 'POST', path: '/graphql', body: gql('{ me { account { id name organizations { name } } } }') },
+  { name: 'GraphQL me', method: 'POST', path: '/graphql', body: gql('{ me { id name organizations { name } } }') },
   { name: 'GET /api/agents/templates (≈200 visible)', path: '/api/agents/templates' },
   { name: `GET /api/sessions/{id}/chats`, path: `/api/sessions/${DEMO.sessionNora}/chats` },
   { name: 'GET /api/catalogs/songs (page of 100)', path: `/api/catalogs/songs?catalog_id=${BENCH_CATALOG}&limit=100` },

@@ -23,7 +23,7 @@ describe('service skeleton (real PostgreSQL)', () => {
     expect(rest.status).toBe(200);
     const gql = await t.graphql(MeDocument, {}, as.nora);
     expect(gql.status).toBe(200);
-    expect(gql.body.data.me).toEqual(rest.body);
+    expect({ status: 'success', account: gql.body.data.me }).toEqual(rest.body);
     expect(rest.body).toEqual({
       status: 'success',
       account: {
@@ -46,13 +46,13 @@ describe('service skeleton (real PostgreSQL)', () => {
       error: expect.stringContaining('name'),
       details: [{ field: 'name', message: 'must not be empty' }],
     });
-    const gql = await t.graphql(CreateOrganizationDocument, { name: '   ' }, as.otto);
+    const gql = await t.graphql(CreateOrganizationDocument, { input: { name: '   ' } }, as.otto);
     expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'name', message: 'must not be empty' }] });
 
     const restAnon = await t.http().get('/api/accounts/me');
     expect(restAnon.status).toBe(401);
     expect(restAnon.body.code).toBe('UNAUTHENTICATED');
-    const gqlAnon = await t.graphql('{ me { status } }');
+    const gqlAnon = await t.graphql('{ me { id } }');
     expect(gqlAnon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
@@ -84,7 +84,7 @@ describe('service skeleton (real PostgreSQL)', () => {
     const both = await t.http().get('/api/accounts/me').set(as.nora).set('authorization', 'Bearer abc');
     expect(both.status).toBe(401);
     expect(both.body.code).toBe('UNAUTHENTICATED');
-    const bad = await t.graphql('{ me { status } }', {}, { 'x-api-key': 'mas_nope' });
+    const bad = await t.graphql('{ me { id } }', {}, { 'x-api-key': 'mas_nope' });
     expect(bad.status).toBe(401);
     expect(bad.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

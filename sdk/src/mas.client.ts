@@ -141,23 +141,23 @@ export class MasClient {
   }
 
   signup(email: string) {
-    return this.request(SignupAgentDocument, { email }).then((d) => d.signupAgent);
+    return this.request(SignupAgentDocument, { input: { email } }).then((d) => d.signupAgent);
   }
 
   verify(email: string, code: string) {
-    return this.request(VerifyAgentDocument, { email, code }).then((d) => d.verifyAgent);
+    return this.request(VerifyAgentDocument, { input: { email, code } }).then((d) => d.verifyAgent);
   }
 
   listKeys() {
-    return this.request(ApiKeysDocument, {}).then((d) => d.apiKeys.keys);
+    return this.request(ApiKeysDocument, {}).then((d) => d.apiKeys);
   }
 
   createKey(name: string) {
-    return this.request(CreateApiKeyDocument, { name }).then((d) => d.createApiKey);
+    return this.request(CreateApiKeyDocument, { input: { name } }).then((d) => d.createApiKey);
   }
 
   revokeKey(id: string) {
-    return this.request(RevokeApiKeyDocument, { id }).then((d) => d.revokeApiKey.key);
+    return this.request(RevokeApiKeyDocument, { input: { id } }).then((d) => d.revokeApiKey);
   }
 
   compositions() {

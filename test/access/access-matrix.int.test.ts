@@ -68,7 +68,7 @@ describe('access matrix', () => {
   // A bad credential fails the whole GraphQL request (401); none at all fails each protected field
   // (UNAUTHENTICATED in errors, HTTP 200), since signupAgent and verifyAgent need none.
   it.each([...CREDENTIAL_CASES])('GraphQL refuses %s', async (name) => {
-    const res = await t.graphql('{ me { status } }', {}, credentials[name]);
+    const res = await t.graphql('{ me { id } }', {}, credentials[name]);
     const status = name === 'no credentials' ? 200 : 401;
     expect({ status: res.status, data: res.body.data?.me ?? null, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status, data: null, code: 'UNAUTHENTICATED' });
   });

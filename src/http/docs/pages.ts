@@ -82,7 +82,7 @@ export const GRAPHIQL_INIT = `(function () {
     });
     return subscription ? wsFetcher(options.headers)(params, options) : http(params, options);
   };
-  var defaultQuery = '# Put your credentials in the Headers tab below, e.g.\\n#   {"x-api-key": "mas_..."}\\n# Subscriptions (renderRun) stream over a websocket with the same headers.\\n\\nquery Me {\\n  me {\\n    account { id name kind organizations { id name } }\\n  }\\n}\\n';
+  var defaultQuery = '# Put your credentials in the Headers tab below, e.g.\\n#   {"x-api-key": "mas_..."}\\n# Subscriptions (renderRun) stream over a websocket with the same headers.\\n\\nquery Me {\\n  me { id name kind organizations { id name } }\\n}\\n';
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
     fetcher: fetcher,

@@ -5,6 +5,9 @@ import type { RestRoute } from './route';
 const personal = { account_id: 'must not be sent: API keys are personal, the account comes from your credentials' };
 /** Upstream failures these routes pass on when no stored answer serves them (documented in the OpenAPI document). */
 const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOUT'];
+/** The one answer of both membership routes: the organization, its members and pending invitations. */
+const MEMBERS = 'organization { ...Organization } members { ...OrganizationMember } invitations { ...OrganizationInvitee }';
+const MEMBERS_ANSWER = 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}';
 
 /**
  * The REST contract (api-spec.md): every documented path, the GraphQL root field that serves it,
@@ -13,18 +16,41 @@ const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOU
  */
 export const restRoutes: RestRoute[] = [
   // account
-  { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'] },
-  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'] },
-  { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'] },
-  { operation: 'Mutation.addOrganizationMember', method: 'POST', path: '/organizations/:id/members', tags: ['organizations'] },
-  { operation: 'Mutation.removeOrganizationMember', method: 'DELETE', path: '/organizations/:id/members/:accountId', tags: ['organizations'] },
+  { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'], select: '...AccountProfile', answer: { key: 'account', name: 'MeResult' } },
+  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organizations', name: 'OrganizationsResult' } },
+  { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organization', name: 'OrganizationResult' } },
+  {
+    operation: 'Mutation.addOrganizationMember',
+    method: 'POST',
+    path: '/organizations/:id/members',
+    tags: ['organizations'],
+    select: MEMBERS,
+    answer: { spread: true, name: 'OrganizationMembersResult', description: MEMBERS_ANSWER },
+  },
+  {
+    operation: 'Mutation.removeOrganizationMember',
+    method: 'DELETE',
+    path: '/organizations/:id/members/:accountId',
+    tags: ['organizations'],
+    select: MEMBERS,
+    answer: { spread: true, name: 'OrganizationMembersResult', description: MEMBERS_ANSWER },
+  },
 
   // auth
-  { operation: 'Mutation.signupAgent', method: 'POST', path: '/agents/signup', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'] },
-  { operation: 'Mutation.verifyAgent', method: 'POST', path: '/agents/verify', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'] },
-  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal },
-  { operation: 'Mutation.createApiKey', method: 'POST', path: '/keys', tags: ['keys'], refusedFields: personal, errors: ['CONFLICT'] },
-  { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal },
+  { operation: 'Mutation.signupAgent', method: 'POST', path: '/agents/signup', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
+  { operation: 'Mutation.verifyAgent', method: 'POST', path: '/agents/verify', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
+  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'keys', name: 'ApiKeysResult' } },
+  {
+    operation: 'Mutation.createApiKey',
+    method: 'POST',
+    path: '/keys',
+    tags: ['keys'],
+    refusedFields: personal,
+    errors: ['CONFLICT'],
+    select: 'key { ...NewApiKey } api_key',
+    answer: { spread: true, name: 'CreateApiKeyResult' },
+  },
+  { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'key', name: 'RevokeApiKeyResult' } },
 
   // artist
   { operation: 'Query.artistSocials', method: 'GET', path: '/artist/socials', tags: ['artists'] },

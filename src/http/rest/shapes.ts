@@ -22,4 +22,17 @@ export const REST_SHAPES: Record<string, string> = {
   SessionChat:
     'fragment SessionChat on SessionChat { id sessionId title createdAt updatedAt hasUnread isStreaming modelId activeStreamId lastAssistantMessageAt }',
   ChatMessage: 'fragment ChatMessage on ChatMessage { id chatId role content createdAt }',
+
+  // account
+  AccountProfile: 'fragment AccountProfile on AccountProfile { id name email kind organizations { ...OrganizationRef } invitations { ...AccountInvitation } }',
+  OrganizationRef: 'fragment OrganizationRef on Organization { id name }',
+  AccountInvitation: 'fragment AccountInvitation on AccountInvitation { organization { ...OrganizationRef } invited_at }',
+  Organization: 'fragment Organization on Organization { id name created_at }',
+  OrganizationMember: 'fragment OrganizationMember on OrganizationMember { id name kind }',
+  OrganizationInvitee: 'fragment OrganizationInvitee on OrganizationInvitee { id name kind invited_at }',
+
+  // auth
+  ApiKey: 'fragment ApiKey on ApiKey { id name hint created_at last_used_at revoked revoked_at }',
+  NewApiKey: 'fragment NewApiKey on ApiKey { id name created_at }',
+  OnboardingResult: 'fragment OnboardingResult on AgentOnboarding { account_id api_key message }',
 };

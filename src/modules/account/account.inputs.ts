@@ -5,7 +5,8 @@ export const organizationName = z
   .string()
   .trim()
   .min(1, { message: 'must not be empty' })
-  .max(200, { message: 'must be at most 200 characters' });
+  .max(200, { message: 'must be at most 200 characters' })
+  .describe('Organization name, 1 to 200 characters');
 
 export const addMemberInput = z.object({
   id: uuid().describe('The organization'),

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Account } from './account.entity';
 import { AccountRepository } from './account.repository';
+import type { OrganizationType } from './account.types';
 
 export type AccountLoaders = ReturnType<typeof createAccountLoaders>;
 
@@ -13,10 +14,10 @@ export function createAccountLoaders(em: EntityManager) {
       const byId = new Map(rows.map((a) => [a.id, a]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    /** Organizations (id, name) an account is a member of, by member id. */
-    organizationsByMemberId: new DataLoader<string, { id: string; name: string }[]>(async (ids) => {
+    /** Organizations an account is a member of, by name, by member id. */
+    organizationsByMemberId: new DataLoader<string, OrganizationType[]>(async (ids) => {
       const rows = await repo.organizationsOfMembers(ids);
-      return ids.map((id) => rows.filter((r) => r.member_id === id).map(({ id: orgId, name }) => ({ id: orgId, name })));
+      return ids.map((id) => rows.filter((r) => r.member_id === id).map(({ id: orgId, name, created_at }) => ({ id: orgId, name, created_at })));
     }),
   };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
 import { Account, AccountKind, Membership, OrganizationInvitation } from './account.entity';
-import type { AccountInvitation, OrganizationInvitee, OrganizationMember } from './account.types';
+import type { AccountInvitation, OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
 
 /** Every read and write of accounts, memberships and organization invitations. */
 export class AccountRepository {
@@ -11,13 +11,15 @@ export class AccountRepository {
     return this.em.find(Account, { id: { $in: [...ids] } });
   }
 
-  /** Organizations (id, name) the accounts are members of, by name, each row naming its member. */
-  organizationsOfMembers(memberIds: readonly string[]): Promise<{ member_id: string; id: string; name: string }[]> {
-    return this.em.getConnection().execute<{ member_id: string; id: string; name: string }[]>(
-      `select m.member_id, o.id, o.name from memberships m join accounts o on o.id = m.organization_id
+  /** Organizations the accounts are members of, by name, each row naming its member. */
+  async organizationsOfMembers(memberIds: readonly string[]): Promise<({ member_id: string } & OrganizationType)[]> {
+    const rows = await this.em.getConnection().execute<{ member_id: string; id: string; name: string; created_at: string }[]>(
+      `select m.member_id, o.id, o.name, o.created_at from memberships m join accounts o on o.id = m.organization_id
         where m.member_id = any(?::uuid[]) order by o.name, o.id`,
       [pgArray(memberIds)],
     );
+    // MikroORM's pg driver hands timestamptz over as text.
+    return rows.map((r) => ({ ...r, created_at: new Date(r.created_at) }));
   }
 
   /** The organizations the account is a member of, by name. */
@@ -32,12 +34,12 @@ export class AccountRepository {
 
   /** The account's pending invitations, oldest first. */
   async invitationsOfAccount(accountId: string): Promise<AccountInvitation[]> {
-    const rows = await this.em.getConnection().execute<{ id: string; name: string; invited_at: string }[]>(
-      `select o.id, o.name, i.created_at as invited_at from organization_invitations i join accounts o on o.id = i.organization_id
+    const rows = await this.em.getConnection().execute<{ id: string; name: string; created_at: string; invited_at: string }[]>(
+      `select o.id, o.name, o.created_at, i.created_at as invited_at from organization_invitations i join accounts o on o.id = i.organization_id
         where i.account_id = ? order by i.created_at, o.id`,
       [accountId],
     );
-    return rows.map(({ id, name, invited_at }) => ({ organization: { id, name }, invited_at: new Date(invited_at) }));
+    return rows.map(({ id, name, created_at, invited_at }) => ({ organization: { id, name, created_at: new Date(created_at) }, invited_at: new Date(invited_at) }));
   }
 
   /** Creates an organization with `founderId` as its first member. */

@@ -5,7 +5,7 @@ import { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { Account, AccountKind } from './account.entity';
 import { AccountService, type AccountStore, type MembershipAccess } from './account.service';
-import type { OrganizationInvitee, OrganizationMember } from './account.types';
+import type { OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
 
 /** Accounts, memberships and invitations in memory (the SQL is covered by membership.int.test.ts). */
 class FakeAccountStore implements AccountStore {
@@ -89,7 +89,7 @@ describe('AccountService membership rules', () => {
       canAccessAccountBatched: async () => true,
     };
     const accountById = new DataLoader<string, Account | null>(async (ids) => ids.map((id) => store.accounts.get(id) ?? null), { cache: false });
-    const organizationsByMemberId = new DataLoader<string, { id: string; name: string }[]>(async (ids) => ids.map(() => []));
+    const organizationsByMemberId = new DataLoader<string, OrganizationType[]>(async (ids) => ids.map(() => []));
     service = new AccountService(store, access, { accountById, organizationsByMemberId });
     nora = store.add(AccountKind.person, 'Nora');
     org = store.add(AccountKind.organization, 'Northwind');

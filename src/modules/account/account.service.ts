@@ -5,14 +5,7 @@ import { type Account, AccountKind } from './account.entity';
 import type { AddMemberInput, CreateOrganizationInput, RemoveMemberInput } from './account.inputs';
 import type { AccountLoaders } from './account.loaders';
 import type { AccountRepository } from './account.repository';
-import { AccountProfile, OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
-
-/** Answer of the membership mutations: the organization, its members and pending invitations. */
-export interface MembershipState {
-  organization: OrganizationType;
-  members: OrganizationMember[];
-  invitations: OrganizationInvitee[];
-}
+import type { AccountProfile, OrganizationMembership, OrganizationType } from './account.types';
 
 /** What the membership rules ask of the access policy. */
 export type MembershipAccess = Pick<AccessPolicy, 'actsForOrganization' | 'assertOrganization' | 'isOnRoster' | 'canAccessAccountBatched'>;
@@ -70,7 +63,7 @@ export class AccountService {
    * organization's own roster, which are added directly. An account adding itself accepts its
    * pending invitation. Already a member, or already invited: nothing changes.
    */
-  async addMember(viewer: Viewer, input: AddMemberInput): Promise<MembershipState> {
+  async addMember(viewer: Viewer, input: AddMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, account_id: accountId } = input;
     if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
       // No invitation to accept: a non-member adding itself is refused as before.
@@ -95,7 +88,7 @@ export class AccountService {
    * (members, the organization itself, admins; members may remove themselves). An invited account
    * may decline its own invitation. Neither a member nor invited: 404.
    */
-  async removeMember(viewer: Viewer, input: RemoveMemberInput): Promise<MembershipState> {
+  async removeMember(viewer: Viewer, input: RemoveMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, accountId } = input;
     if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
       if (!(await this.repo.declineInvitation(organizationId, accountId))) this.access.assertOrganization(viewer, organizationId);
@@ -107,7 +100,7 @@ export class AccountService {
     return this.state(org);
   }
 
-  private async state(org: Account): Promise<MembershipState> {
+  private async state(org: Account): Promise<OrganizationMembership> {
     const [members, invitations] = await Promise.all([this.repo.members(org.id), this.repo.invitations(org.id)]);
     return { organization: toOrganization(org), members, invitations };
   }

@@ -1,22 +1,27 @@
-import { Directive, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { SuccessStatus } from '../../graphql/common.types';
+import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { describe } from '../../common/validation';
 import { AccountKind } from './account.entity';
+import { addMemberInput, createOrganizationInput, removeMemberInput } from './account.inputs';
 
 registerEnumType(AccountKind, { name: 'AccountKind', description: 'person, artist or organization' });
 
-@ObjectType('OrganizationRef', { description: 'An organization the account is a member of' })
-export class OrganizationRef {
+@ObjectType('Organization', { description: 'An organization account (a federation entity: other subgraphs may extend it by id)' })
+@Directive('@key(fields: "id")')
+export class OrganizationType {
   @Field(() => ID)
   id!: string;
 
   @Field()
   name!: string;
+
+  @Field()
+  created_at!: Date;
 }
 
 @ObjectType('AccountInvitation', { description: 'A pending invitation of the authenticated account to an organization' })
 export class AccountInvitation {
-  @Field(() => OrganizationRef)
-  organization!: OrganizationRef;
+  @Field(() => OrganizationType)
+  organization!: OrganizationType;
 
   @Field()
   invited_at!: Date;
@@ -36,53 +41,13 @@ export class AccountProfile {
   @Field(() => AccountKind)
   kind!: AccountKind;
 
-  @Field(() => [OrganizationRef])
-  organizations!: OrganizationRef[];
-
-  @Field(() => [AccountInvitation], {
-    description: 'Pending invitations, oldest first: accept with POST /api/organizations/{id}/members {account_id: own id}, decline with DELETE',
-  })
-  invitations!: AccountInvitation[];
-}
-
-@ObjectType({ description: 'Answer of GET /api/accounts/me' })
-export class MeResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => AccountProfile)
-  account!: AccountProfile;
-}
-
-@ObjectType('Organization', { description: 'An organization account (a federation entity: other subgraphs may extend it by id)' })
-@Directive('@key(fields: "id")')
-export class OrganizationType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field()
-  created_at!: Date;
-}
-
-@ObjectType({ description: 'Answer of GET /api/organizations' })
-export class OrganizationsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
   @Field(() => [OrganizationType])
   organizations!: OrganizationType[];
-}
 
-@ObjectType({ description: 'Answer of POST /api/organizations' })
-export class OrganizationResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => OrganizationType)
-  organization!: OrganizationType;
+  @Field(() => [AccountInvitation], {
+    description: 'Pending invitations, oldest first: accept by adding yourself to the organization (your own account_id), decline by removing yourself',
+  })
+  invitations!: AccountInvitation[];
 }
 
 @ObjectType('OrganizationMember', { description: 'A member of an organization' })
@@ -112,11 +77,8 @@ export class OrganizationInvitee {
   invited_at!: Date;
 }
 
-@ObjectType({ description: 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}' })
-export class OrganizationMembersResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
+@ObjectType('OrganizationMembership', { description: 'The membership of an organization: its members and pending invitations' })
+export class OrganizationMembership {
   @Field(() => OrganizationType)
   organization!: OrganizationType;
 
@@ -125,4 +87,30 @@ export class OrganizationMembersResult {
 
   @Field(() => [OrganizationInvitee], { description: 'Pending invitations after the change, by name' })
   invitations!: OrganizationInvitee[];
+}
+
+@InputType('CreateOrganizationInput', { description: 'A new organization' })
+export class CreateOrganizationInputType {
+  @Field({ description: describe(createOrganizationInput, 'name') })
+  name!: string;
+}
+
+@InputType('AddOrganizationMemberInput', { description: 'An account to add to (or invite into) an organization' })
+export class AddOrganizationMemberInputType {
+  // account_id before id: the order the REST edge has always checked and reported (400 details) these fields in.
+  @Field(() => ID, { description: describe(addMemberInput, 'account_id') })
+  account_id!: string;
+
+  @Field(() => ID, { description: describe(addMemberInput, 'id') })
+  id!: string;
+}
+
+@InputType('RemoveOrganizationMemberInput', { description: 'A member (or invited account) to remove from an organization' })
+export class RemoveOrganizationMemberInputType {
+  // accountId before id: the order the REST edge has always checked and reported (400 details) these fields in.
+  @Field(() => ID, { description: describe(removeMemberInput, 'accountId') })
+  accountId!: string;
+
+  @Field(() => ID, { description: describe(removeMemberInput, 'id') })
+  id!: string;
 }

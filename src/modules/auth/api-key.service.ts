@@ -4,7 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import { AppError, notFound } from '../../common/errors';
 import type { CreateApiKeyInput, RevokeApiKeyInput } from './auth.inputs';
 import type { AuthRepository } from './auth.repository';
-import { ApiKeyInfo, NewApiKey } from './auth.types';
+import type { ApiKeyInfo, IssuedApiKey } from './auth.types';
 
 /** Active (unrevoked) keys one account may hold at once. */
 export const MAX_ACTIVE_KEYS = 25;
@@ -41,7 +41,8 @@ export class ApiKeyService {
     return (await this.repo.keysOf(viewer.accountId)).map(toInfo);
   }
 
-  create(viewer: Viewer, input: CreateApiKeyInput): Promise<{ key: NewApiKey; raw: string }> {
+  /** Creates a key for the caller; its secret (`api_key`) leaves only in this answer. */
+  create(viewer: Viewer, input: CreateApiKeyInput): Promise<IssuedApiKey> {
     return this.repo.transaction(async (repo) => {
       await repo.lockKeyCreation(viewer.accountId);
       if ((await repo.countActiveKeys(viewer.accountId)) >= MAX_ACTIVE_KEYS) {
@@ -49,7 +50,7 @@ export class ApiKeyService {
       }
       const { key, raw } = issueApiKey(repo, this.settings.apiKeyPrefix, viewer.accountId, input.name);
       await repo.flush();
-      return { key: { id: key.id, name: key.name, created_at: key.createdAt }, raw };
+      return { key: toInfo(key), api_key: raw };
     });
   }
 

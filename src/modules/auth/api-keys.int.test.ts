@@ -53,7 +53,7 @@ describe('personal API keys (/api/keys)', () => {
     }
     const rows = await t.orm.em.getConnection().execute('select count(*)::int as n from api_keys where account_id = ?', [owner.account.id]);
     expect(rows[0].n).toBe(1);
-    const gql = await t.graphql('mutation { createApiKey(name: "x", account_id: "abc") { api_key } }', {}, owner.headers);
+    const gql = await t.graphql('mutation { createApiKey(input: { name: "x", account_id: "abc" }) { api_key } }', {}, owner.headers);
     expect(gql.status).toBe(400);
   });
 
@@ -130,16 +130,16 @@ describe('personal API keys (/api/keys)', () => {
     const one = burst.find((r) => r.status === 200)!;
     expect((await t.http().delete(`/api/keys/${one.body.key.id}`).set(owner.headers)).status).toBe(200);
     expect((await t.http().post('/api/keys').set(owner.headers).send({ name: 'after revoke' })).status).toBe(200);
-    const again = await t.graphql(CreateApiKeyDocument, { name: 'one too many' }, owner.headers);
+    const again = await t.graphql(CreateApiKeyDocument, { input: { name: 'one too many' } }, owner.headers);
     expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
     expect(await active()).toBe(25);
   });
 
   it('is the same on GraphQL', async () => {
     const owner = await createAccount(t.orm);
-    const created = await t.graphql(CreateApiKeyDocument, { name: 'from graphql' }, owner.headers);
+    const created = await t.graphql(CreateApiKeyDocument, { input: { name: 'from graphql' } }, owner.headers);
     expect(created.body.data.createApiKey.api_key).toMatch(/^mas_/);
     const list = await t.graphql(ApiKeysDocument, {}, { 'x-api-key': created.body.data.createApiKey.api_key });
-    expect(list.body.data.apiKeys.keys.map((k: { name: string }) => k.name).sort()).toEqual(['from graphql', 'test']);
+    expect(list.body.data.apiKeys.map((k: { name: string }) => k.name).sort()).toEqual(['from graphql', 'test']);
   });
 });

@@ -1,5 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
-import { SuccessStatus } from '../../graphql/common.types';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from './auth.inputs';
 
 @ObjectType('ApiKey', { description: 'A personal API key, without its secret' })
 export class ApiKeyInfo {
@@ -25,50 +26,17 @@ export class ApiKeyInfo {
   revoked_at!: Date | null;
 }
 
-@ObjectType('NewApiKey', { description: 'The key just created' })
-export class NewApiKey {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field()
-  created_at!: Date;
-}
-
-@ObjectType({ description: 'Answer of GET /api/keys' })
-export class ApiKeysResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => [ApiKeyInfo])
-  keys!: ApiKeyInfo[];
-}
-
-@ObjectType({ description: 'Answer of POST /api/keys' })
-export class CreateApiKeyResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => NewApiKey)
-  key!: NewApiKey;
+@ObjectType('IssuedApiKey', { description: 'An API key just created, with its secret' })
+export class IssuedApiKey {
+  @Field(() => ApiKeyInfo)
+  key!: ApiKeyInfo;
 
   @Field({ description: 'The secret key: shown this once, never again' })
   api_key!: string;
 }
 
-@ObjectType({ description: 'Answer of DELETE /api/keys/{id}' })
-export class RevokeApiKeyResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => ApiKeyInfo)
-  key!: ApiKeyInfo;
-}
-
-@ObjectType({ description: 'Answer of POST /api/agents/signup and POST /api/agents/verify' })
-export class OnboardingResult {
+@ObjectType('AgentOnboarding', { description: "Where an agent's signup stands: a first API key, or a code sent by e-mail" })
+export class AgentOnboarding {
   @Field(() => ID, { nullable: true, description: 'The account, once it has a key' })
   account_id!: string | null;
 
@@ -77,4 +45,32 @@ export class OnboardingResult {
 
   @Field()
   message!: string;
+}
+
+@InputType('SignupAgentInput', { description: 'The address an agent signs up with' })
+export class SignupAgentInputType {
+  @Field({ description: describe(signupInput, 'email') })
+  email!: string;
+}
+
+@InputType('VerifyAgentInput', { description: 'The address and the code e-mailed to it' })
+export class VerifyAgentInputType {
+  // code before email: the order the REST edge has always checked and reported (400 details) these fields in.
+  @Field({ description: describe(verifyInput, 'code') })
+  code!: string;
+
+  @Field({ description: describe(verifyInput, 'email') })
+  email!: string;
+}
+
+@InputType('CreateApiKeyInput', { description: 'A new personal API key' })
+export class CreateApiKeyInputType {
+  @Field({ description: describe(createApiKeyInput, 'name') })
+  name!: string;
+}
+
+@InputType('RevokeApiKeyInput', { description: 'One of your API keys' })
+export class RevokeApiKeyInputType {
+  @Field(() => ID, { description: describe(revokeApiKeyInput, 'id') })
+  id!: string;
 }

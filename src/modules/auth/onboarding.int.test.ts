@@ -195,7 +195,7 @@ describe('agent onboarding (POST /api/agents/signup, /api/agents/verify)', () =>
 
   it('is the same operation on GraphQL', async () => {
     const email = `agent+gql-${randomUUID().slice(0, 8)}@bots.example.test`;
-    const res = await t.graphql(SignupAgentDocument, { email });
+    const res = await t.graphql(SignupAgentDocument, { input: { email } });
     expect(res.body.data.signupAgent).toMatchObject({ account_id: expect.any(String), api_key: expect.stringMatching(/^mas_/) });
   });
 });

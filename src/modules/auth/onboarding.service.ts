@@ -5,7 +5,7 @@ import type { Logger } from '../../common/logger';
 import { issueApiKey } from './api-key.service';
 import type { SignupInput, VerifyInput } from './auth.inputs';
 import type { AuthRepository } from './auth.repository';
-import { OnboardingResult } from './auth.types';
+import type { AgentOnboarding } from './auth.types';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_WRONG_TRIES = 5;
@@ -63,7 +63,7 @@ export class OnboardingService {
   ) {}
 
   /** `clientIp`: the caller's address, for the per-IP hourly limit. */
-  async signup(input: SignupInput, clientIp: string | undefined): Promise<OnboardingResult> {
+  async signup(input: SignupInput, clientIp: string | undefined): Promise<AgentOnboarding> {
     const { email } = input;
     const ip = clientIp ?? 'unknown';
     const outcome = await this.repo.transaction(async (repo) => {
@@ -95,7 +95,7 @@ export class OnboardingService {
     return { account_id: null, api_key: null, message: MESSAGES.codeSent };
   }
 
-  async verify(input: VerifyInput): Promise<OnboardingResult> {
+  async verify(input: VerifyInput): Promise<AgentOnboarding> {
     const { email, code } = input;
     const outcome = await this.repo.transaction(async (repo) => {
       const row = await repo.latestUnusedCode(email);
