@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { buildPlainSchema } from '../../src/graphql/schema';
+import { restFields } from '../../src/http/rest/documents';
 import { buildOpenApiDocument, openApiPath, OpenApiDocument } from '../../src/http/rest/openapi';
 import { routeTable } from '../../src/http/rest/routes';
 import { operations as operationSpecs, resolvers } from '../../src/modules';
@@ -108,9 +109,11 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
       expect(op.description).toBeTruthy();
       const [kind, name] = route.operation.split('.') as ['Query' | 'Mutation', string];
       const field = (kind === 'Query' ? plain.getQueryType() : plain.getMutationType())!.getFields()[name]!;
+      // The REST fields: the members of the operation's one `input` argument, else its arguments.
+      const { fields: args } = restFields(field);
       const params = op.parameters ?? [];
       const bodyProps = (op.requestBody?.content['application/json'].schema.properties ?? {}) as Record<string, Json>;
-      for (const arg of field.args) {
+      for (const arg of args) {
         const inPath = route.path.includes(`:${arg.name}`);
         const param = params.find((p) => p.name === arg.name);
         if (inPath) expect({ where, arg: arg.name, in: param?.in, required: param?.required }).toEqual({ where, arg: arg.name, in: 'path', required: true });
@@ -120,12 +123,12 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
           expect({ where, arg: arg.name, inQuery: Boolean(param), inBody: Boolean(bodyProps[arg.name]) }).toEqual({ where, arg: arg.name, inQuery: false, inBody: true });
         }
       }
-      expect(params.every((p) => field.args.some((a) => a.name === p.name))).toBe(true);
+      expect(params.every((p) => args.some((a) => a.name === p.name))).toBe(true);
       // Bounds, defaults, enums and patterns of the route's zod input appear on the parameter or body field.
       if (route.input) {
         const json = z.toJSONSchema(route.input, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json> };
         for (const [prop, zodSchema] of Object.entries(json.properties)) {
-          expect({ where, prop, isArgument: field.args.some((a) => a.name === prop) }).toEqual({ where, prop, isArgument: true });
+          expect({ where, prop, isArgument: args.some((a) => a.name === prop) }).toEqual({ where, prop, isArgument: true });
           const documented = params.find((p) => p.name === prop)?.schema ?? bodyProps[prop]!;
           for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'format', 'minItems', 'maxItems']) {
             if (zodSchema[keyword] === undefined) continue;
@@ -146,7 +149,7 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
         expect(op.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
         expect(errorStatuses).toEqual(expect.arrayContaining(['401']));
       }
-      if (field.args.length) expect(errorStatuses).toContain('400');
+      if (args.length) expect(errorStatuses).toContain('400');
     }
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyAuth', 'BearerAuth']);
     expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
