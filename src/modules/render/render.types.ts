@@ -85,7 +85,7 @@ export class RenderRunType {
 
 @ObjectType('Composition', { description: 'A video composition a render can name' })
 export class CompositionType {
-  @Field(() => ID, { description: 'The compositionId of POST /api/video/render' })
+  @Field(() => ID, { description: 'The compositionId a render names' })
   id!: string;
 
   @Field()
