@@ -73,7 +73,7 @@ describe('request rate limits (real PostgreSQL)', () => {
     const me = await t.http().get('/api/accounts/me').set(as.nora);
     expect(me.status).toBe(200);
     expectHeaders(me, 12, 11);
-    const graph = await t.graphql('{ trackStats(isrc: "GBNWR2400001", source: "platform_a") { result } }', {}, as.nora);
+    const graph = await t.graphql('{ trackStats(input: { isrc: "GBNWR2400001", source: "platform_a" }) { result } }', {}, as.nora);
     expect(graph.status).toBe(429);
     expect(graph.body.errors[0]).toMatchObject({ message: expect.stringMatching(/research rate limit/i), extensions: { code: 'RATE_LIMITED' } });
   });

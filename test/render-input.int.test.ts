@@ -148,7 +148,7 @@ describe('render requests and runs without a worker (real PostgreSQL)', () => {
     expect(other.body.code).toBe('NOT_FOUND');
     const cancel = await t.http().post(`/api/tasks/runs/${runId}/cancel`).set(as.nora);
     expect(cancel.status).toBe(404);
-    const gql = await t.graphql('query($id: String) { runs(runId: $id) { runs { id } } }', { id: runId }, as.otto);
+    const gql = await t.graphql('query($id: String) { runs(input: { runId: $id }) { items { id } } }', { id: runId }, as.otto);
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const admin = await t.http().get('/api/tasks/runs').query({ runId }).set(as.ada);
     expect(admin.status).toBe(200);

@@ -54,8 +54,8 @@ describe('render quota: active runs per account (real PostgreSQL)', () => {
 
   it('answers RATE_LIMITED on the GraphQL face too', async () => {
     const { headers } = await createAccount(t.orm);
-    const mutation = 'mutation { renderVideo(compositionId: "title-card", inputProps: {title: "G"}, width: 8, height: 8, durationInFrames: 1) { runId } }';
-    for (let i = 0; i < 3; i += 1) expect((await t.graphql(mutation, {}, headers)).body.data.renderVideo.runId).toEqual(expect.any(String));
+    const mutation = 'mutation { renderVideo(input: { compositionId: "title-card", inputProps: {title: "G"}, width: 8, height: 8, durationInFrames: 1 }) { id } }';
+    for (let i = 0; i < 3; i += 1) expect((await t.graphql(mutation, {}, headers)).body.data.renderVideo.id).toEqual(expect.any(String));
     const refused = await t.graphql(mutation, {}, headers);
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
   });

@@ -51,8 +51,8 @@ describe('render retention and render metrics (real PostgreSQL, real ffmpeg)', (
     expect(expired).toMatchObject({ id: run.id, status: 'COMPLETED', output: null, outputExpiredAt: expect.any(String) });
     expect(await files(run.id)).toEqual([]);
 
-    const gql = await t.graphql('query($id: String) { runs(runId: $id) { runs { status outputExpiredAt output { url } } } }', { id: run.id }, as.nora);
-    expect(gql.body.data.runs.runs[0]).toEqual({ status: 'COMPLETED', outputExpiredAt: expired.outputExpiredAt, output: null });
+    const gql = await t.graphql('query($id: String) { runs(input: { runId: $id }) { items { status outputExpiredAt output { url } } } }', { id: run.id }, as.nora);
+    expect(gql.body.data.runs.items[0]).toEqual({ status: 'COMPLETED', outputExpiredAt: expired.outputExpiredAt, output: null });
 
     // A link handed out before still verifies, but the file is gone: a clear 404, never a 500 or a broken stream.
     const gone = await t.http().get(fetchPath(link));

@@ -92,8 +92,8 @@ describe('video renders in object storage (real PostgreSQL, real ffmpeg, s3rver)
     expect(media.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
 
     // GraphQL hands out the same kind of link.
-    const gql = await t.graphql('query($id: String) { runs(runId: $id) { runs { output { url bytes } } } }', { id: run.id }, as.nora);
-    const gqlUrl = new URL(gql.body.data.runs.runs[0].output.url);
+    const gql = await t.graphql('query($id: String) { runs(input: { runId: $id }) { items { output { url bytes } } } }', { id: run.id }, as.nora);
+    const gqlUrl = new URL(gql.body.data.runs.items[0].output.url);
     expect(`${gqlUrl.origin}${gqlUrl.pathname}`).toBe(`${s3.endpoint}/${s3.bucket}/renders/${run.id}.mp4`);
   });
 

@@ -4,8 +4,8 @@ import { Client as WsClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import {
   ApiKeysDocument, CancelRunDocument, CompositionsDocument, CreateApiKeyDocument, RenderRunDocument, RenderRunFieldsFragment,
-  RenderVideoDocument, RenderVideoMutationVariables, RevokeApiKeyDocument, RunsDocument, SignupAgentDocument, TrackStatsDocument,
-  TrackStatsQueryVariables, VerifyAgentDocument,
+  RenderVideoDocument, RenderVideoInput, RevokeApiKeyDocument, RunsDocument, SignupAgentDocument, TrackStatsDocument,
+  TrackStatsInput, VerifyAgentDocument,
 } from './generated';
 import { MasError, MasFieldProblem, statusOfCode } from './mas.error';
 
@@ -26,7 +26,7 @@ export interface MasClientOptions {
 }
 
 export type RenderRun = RenderRunFieldsFragment;
-export type RenderRequest = RenderVideoMutationVariables;
+export type RenderRequest = RenderVideoInput;
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELED']);
 const RETRYABLE = new Set([429, 503]);
@@ -161,15 +161,16 @@ export class MasClient {
   }
 
   compositions() {
-    return this.request(CompositionsDocument, {}).then((d) => d.compositions.compositions);
+    return this.request(CompositionsDocument, {}).then((d) => d.compositions);
   }
 
-  render(request: RenderRequest) {
-    return this.request(RenderVideoDocument, request).then((d) => d.renderVideo);
+  /** Starts a render; answers the run as queued (watch it with watchRun(run.id)). */
+  render(request: RenderRequest): Promise<RenderRun> {
+    return this.request(RenderVideoDocument, { input: request }).then((d) => d.renderVideo);
   }
 
   runs(options: { runId?: string; limit?: number } = {}) {
-    return this.request(RunsDocument, options).then((d) => d.runs.runs);
+    return this.request(RunsDocument, { input: options }).then((d) => d.runs.items);
   }
 
   async run(runId: string): Promise<RenderRun> {
@@ -179,11 +180,11 @@ export class MasClient {
   }
 
   cancelRun(runId: string) {
-    return this.request(CancelRunDocument, { runId }).then((d) => d.cancelRun.run);
+    return this.request(CancelRunDocument, { runId }).then((d) => d.cancelRun);
   }
 
-  trackStats(variables: TrackStatsQueryVariables) {
-    return this.request(TrackStatsDocument, variables).then((d) => d.trackStats);
+  trackStats(input: TrackStatsInput) {
+    return this.request(TrackStatsDocument, { input }).then((d) => d.trackStats);
   }
 
   private wsClient(): WsClient {

@@ -171,11 +171,11 @@ export const COMMANDS: Record<string, Command> = {
       const client = ctx.client();
       const started = await client.render(request);
       if (!ctx.values.watch) {
-        ctx.print(`Run ${started.runId} queued; follow it with: mas runs --run-id ${started.runId} --watch`, started);
+        ctx.print(`Run ${started.id} queued; follow it with: mas runs --run-id ${started.id} --watch`, { run: started });
         return;
       }
-      if (!ctx.json) process.stderr.write(`Run ${started.runId}\n`);
-      const run = await follow(ctx, client, started.runId);
+      if (!ctx.json) process.stderr.write(`Run ${started.id}\n`);
+      const run = await follow(ctx, client, started.id);
       if (run.status !== 'COMPLETED' || !run.output) {
         if (ctx.json) ctx.print('', { run });
         throw new RenderFailedError(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ''}`);

@@ -37,7 +37,7 @@ describe('operationCost', () => {
   });
 
   it('weighs provider calls 10 each and counts them for the research budget, multiplied by the lists above them', () => {
-    expect(cost('{ trackStats(isrc: "GBNWR2400001", source: "all") { result } }')).toEqual({ cost: 10, providerCalls: 1 });
+    expect(cost('{ trackStats(input: { isrc: "GBNWR2400001", source: "all" }) { result } }')).toEqual({ cost: 10, providerCalls: 1 });
     // researchArtist (no provider call) → profile (1 call) and playlists (1 call, 5 items) → curator (5 calls): 1 + 7 × 10.
     expect(cost('{ researchArtist(id: "1") { profile { name } playlists { curator { name } } } }')).toEqual({ cost: 71, providerCalls: 7 });
     // Under a list of 5 artists each artist's research is its own call.

@@ -126,11 +126,11 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
 
   it('runs a GraphQL file with variables, and research track-stats', async () => {
     const nora = { MAS_API_KEY: as.nora['x-api-key'] };
-    writeFileSync(join(home, 'runs.graphql'), 'query Mine($limit: Int) { runs(limit: $limit) { runs { id status } } }');
+    writeFileSync(join(home, 'runs.graphql'), 'query Mine($limit: Int) { runs(input: { limit: $limit }) { items { id status } } }');
     writeFileSync(join(home, 'vars.json'), JSON.stringify({ limit: 1 }));
     const queried = await mas(['query', 'runs.graphql', '--variables', 'vars.json', '--json'], nora);
     expect(queried.code).toBe(0);
-    expect(JSON.parse(queried.stdout).runs.runs.length).toBeLessThanOrEqual(1);
+    expect(JSON.parse(queried.stdout).runs.items.length).toBeLessThanOrEqual(1);
     expect((await mas(['query', 'missing.graphql'], nora)).code).toBe(2);
     const stats = await mas(['research', 'track-stats', '--isrc', 'GBNWR2400001', '--source', 'platform_a', '--json'], nora);
     expect(stats.code).toBe(0);

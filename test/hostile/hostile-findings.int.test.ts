@@ -132,7 +132,7 @@ describe('hostile input findings (issue 11)', () => {
         .post('/graphql')
         .set(as.nora)
         .set('content-type', 'application/json')
-        .send(`{"query":"mutation($p: JSONObject) { renderVideo(compositionId: \\"title-card\\", inputProps: $p) { runId } }","variables":{"p":{"title":${nested(20_000, '"x"')}}}}`);
+        .send(`{"query":"mutation($p: JSONObject) { renderVideo(input: { compositionId: \\"title-card\\", inputProps: $p }) { id } }","variables":{"p":{"title":${nested(20_000, '"x"')}}}}`);
       expect(gql.status).toBe(400);
       expect(gql.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'variables', message: expect.stringMatching(/nested deeper/) }] });
       expect(await runCount()).toBe(before);

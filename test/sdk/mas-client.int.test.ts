@@ -70,17 +70,18 @@ describe('SDK against the running service (real PostgreSQL)', () => {
   it('starts a render, watches it over graphql-ws to COMPLETED, and downloads the video', async () => {
     const nora = client({ apiKey: as.nora['x-api-key'] });
     const started = await nora.render({ compositionId: 'title-card', inputProps: { title: 'SDK' }, width: 64, height: 64, durationInFrames: 10, codec: 'vp8' });
+    expect(started).toMatchObject({ status: 'QUEUED', progress: 0, output: null });
     const worker: RenderWorker = await startWorker(t);
     try {
       const states: RenderRun[] = [];
-      for await (const run of nora.watchRun(started.runId)) states.push(run);
-      expect(states[0].id).toBe(started.runId);
+      for await (const run of nora.watchRun(started.id)) states.push(run);
+      expect(states[0].id).toBe(started.id);
       const last = states.at(-1)!;
       expect(last.status).toBe('COMPLETED');
       const video = await nora.download(last.output!.url);
       expect(video.bytes.byteLength).toBe(last.output!.bytes);
       expect(video.contentType).toContain('video/webm');
-      expect((await nora.run(started.runId)).status).toBe('COMPLETED');
+      expect((await nora.run(started.id)).status).toBe('COMPLETED');
     } finally {
       await worker.stop(1000);
     }
@@ -90,7 +91,7 @@ describe('SDK against the running service (real PostgreSQL)', () => {
     const started = await client({ apiKey: as.sam['x-api-key'] }).render({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 1 });
     const otto = client({ apiKey: as.otto['x-api-key'] });
     const refused = await caught((async () => {
-      for await (const _ of otto.watchRun(started.runId)) void _;
+      for await (const _ of otto.watchRun(started.id)) void _;
     })());
     expect(refused.code).toBe('NOT_FOUND');
   });

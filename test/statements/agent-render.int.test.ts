@@ -61,8 +61,8 @@ describe('statements per request: agent templates and render runs (real PostgreS
   }
 
   const runsQuery = `query ($runId: String, $page: Int, $limit: Int, $account_id: String) {
-    runs(runId: $runId, page: $page, limit: $limit, account_id: $account_id) {
-      status runs { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts error outputExpiredAt
+    runs(input: { runId: $runId, page: $page, limit: $limit, account_id: $account_id }) {
+      items { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts error outputExpiredAt
         output { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec } }
       pagination { total_count page limit total_pages } } }`;
 
@@ -92,7 +92,8 @@ describe('statements per request: agent templates and render runs (real PostgreS
       expect(rest.body.runs[0].output?.url ?? null).toEqual(runId === completedRun ? expect.any(String) : null);
       expect(rest.body.pagination).toBeNull();
       const gql = await costsTwo('GraphQL runs(runId)', () => t.graphql(runsQuery, { runId }, as.nora));
-      expect(gql.body.data.runs.runs[0].id).toBe(runId);
+      expect(gql.body.data.runs.items[0].id).toBe(runId);
+      expect(gql.body.data.runs.pagination).toBeNull();
     });
 
     it('still answers 404 for a run out of reach, and for a run of another account than account_id', async () => {
@@ -115,7 +116,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
         t.http().get('/api/tasks/runs').query({ limit, account_id: DEMO.luna }).set(as.nora));
       expect(luna.body.pagination.total_count).toBe(30);
       const gql = await costsTwo(`GraphQL runs(limit: ${limit})`, () => t.graphql(runsQuery, { limit, page: 2 }, as.nora));
-      expect(gql.body.data.runs.runs).toHaveLength(own.body.runs.length);
+      expect(gql.body.data.runs.items).toHaveLength(own.body.runs.length);
     });
 
     it('still answers 403 for an account_id out of reach', async () => {

@@ -372,14 +372,15 @@ function answerSchema(schema: GraphQLSchema, route: RestRoute, document: Documen
   if (!envelope) return result;
   const resolved = (s: JsonObject): JsonObject => ('$ref' in s ? components[String(s.$ref).replace('#/components/schemas/', '')]! : s);
   const body = resolved(result) as { properties: Record<string, JsonObject>; required?: string[] };
-  const status = { type: 'string', enum: ['success'] };
+  const status = { type: 'string', enum: [envelope.status ?? 'success'] };
   let wrapped: JsonObject;
   if ('spread' in envelope) {
     wrapped = { type: 'object', required: ['status', ...(body.required ?? [])], properties: { status, ...body.properties } };
   } else if (envelope.page) {
     wrapped = {
       type: 'object',
-      required: ['status', envelope.key, 'pagination'],
+      // A page type may leave its pagination null (one item asked for by id): then it is not required.
+      required: ['status', envelope.key, ...(body.required?.includes('pagination') ? ['pagination'] : [])],
       properties: { status, [envelope.key]: body.properties.items!, pagination: body.properties.pagination! },
     };
   } else {

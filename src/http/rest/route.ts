@@ -55,17 +55,20 @@ export interface RestRoute {
  * - `{ key }`: the result under `key` (`{status, catalog}`, `{status, catalogs}`);
  * - `{ key, page: true }`: a page's items under `key`, and its `pagination`;
  * - `{ spread: true }`: the result's own members beside `status`.
- * `name` is its OpenAPI component (one name may serve several routes with the same answer).
+ * `name` is its OpenAPI component (one name may serve several routes with the same answer);
+ * `status` its status member when the contract says other than `success` (an accepted render: `processing`).
+ * A page whose pagination is null (the type allows it) passes it on as null.
  */
-export type RestEnvelope = { name: string; description?: string } & ({ key: string; page?: boolean } | { spread: true });
+export type RestEnvelope = { name: string; description?: string; status?: string } & ({ key: string; page?: boolean } | { spread: true });
 
 /** The contract's answer for an operation's result. */
 export function wrapAnswer(envelope: RestEnvelope | undefined, result: unknown): unknown {
   if (!envelope) return result;
-  if ('spread' in envelope) return { status: 'success', ...(result as Record<string, unknown>) };
+  const status = envelope.status ?? 'success';
+  if ('spread' in envelope) return { status, ...(result as Record<string, unknown>) };
   if (envelope.page) {
     const page = result as { items: unknown[]; pagination: unknown };
-    return { status: 'success', [envelope.key]: page.items, pagination: page.pagination };
+    return { status, [envelope.key]: page.items, pagination: page.pagination };
   }
-  return { status: 'success', [envelope.key]: result };
+  return { status, [envelope.key]: result };
 }

@@ -137,10 +137,27 @@ export class RenderRepository {
     };
   }
 
-  /** Inserts the run (its job is enqueued with jobSql() in the same transaction). */
-  async insertRun(run: NewRun): Promise<void> {
-    this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });
+  /** Inserts the run (its job is enqueued with jobSql() in the same transaction); answers it as inserted. */
+  async insertRun(run: NewRun): Promise<RunView> {
+    const row = this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });
     await this.em.flush();
+    return {
+      id: row.id,
+      accountId: run.accountId,
+      status: row.status,
+      taskIdentifier: row.taskIdentifier,
+      payload: row.payload,
+      progress: row.progress,
+      attempts: row.attempts,
+      version: row.version,
+      output: row.output,
+      error: row.error,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      startedAt: row.startedAt,
+      finishedAt: row.finishedAt,
+      outputExpiredAt: row.outputExpiredAt,
+    };
   }
 
   /** pg-boss's statements on this repository's connection, so a job is sent inside its transaction. */

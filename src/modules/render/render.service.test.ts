@@ -45,8 +45,9 @@ class FakeRenderStore implements RenderStore {
     const all = this.runs.filter((r) => r.accountId === accountId);
     return { reachable: true, total: all.length, runs: all.slice(offset, offset + limit) };
   }
-  async insertRun(run: NewRun): Promise<void> {
+  async insertRun(run: NewRun): Promise<RunView> {
     this.inserted.push(run);
+    return runOf(run.accountId, RunStatus.QUEUED, run.id);
   }
   jobSql(): SqlExecutor {
     return this.txSql;
@@ -104,8 +105,9 @@ describe('render admission', () => {
     const { store, service, enqueued, refused } = setup();
     const started = await service.start(mine, payload);
     expect(store.locked).toEqual([mine.accountId]);
-    expect(store.inserted).toEqual([{ id: started.runId, accountId: mine.accountId, taskIdentifier: RENDER_TASK, payload, jobId: expect.any(String) }]);
-    expect(enqueued).toEqual([{ jobId: store.inserted[0].jobId, runId: started.runId, db: store.txSql }]);
+    expect(started).toMatchObject({ id: store.inserted[0].id, status: RunStatus.QUEUED, payload });
+    expect(store.inserted).toEqual([{ id: started.id, accountId: mine.accountId, taskIdentifier: RENDER_TASK, payload, jobId: expect.any(String) }]);
+    expect(enqueued).toEqual([{ jobId: store.inserted[0].jobId, runId: started.id, db: store.txSql }]);
     expect(refused).toEqual([]);
   });
 
@@ -147,14 +149,14 @@ describe('render runs', () => {
     expect((await rejection(service.runs(other, { runId, page: 1, limit: 20 }))).code).toBe('NOT_FOUND');
     expect((await rejection(service.runs(mine, { runId, page: 1, limit: 20, account_id: other.accountId }))).code).toBe('NOT_FOUND');
     expect(await service.reference(other, runId)).toBeNull();
-    expect((await service.runs(mine, { runId, page: 1, limit: 20 })).runs.map((r) => r.id)).toEqual([runId]);
+    expect((await service.runs(mine, { runId, page: 1, limit: 20 })).items.map((r) => r.id)).toEqual([runId]);
   });
 
   it('lists a page of the account\'s runs with its total, and refuses an account out of reach with 403', async () => {
     const { store, service } = setup();
     store.runs = [runOf(mine.accountId, RunStatus.QUEUED, runId), runOf(mine.accountId, RunStatus.QUEUED, '00000000-0000-4000-8000-0000000000f2')];
     const page = await service.runs(mine, { page: 2, limit: 1 });
-    expect({ ids: page.runs.map((r) => r.id), pagination: page.pagination }).toEqual({
+    expect({ ids: page.items.map((r) => r.id), pagination: page.pagination }).toEqual({
       ids: ['00000000-0000-4000-8000-0000000000f2'],
       pagination: { total_count: 2, page: 2, limit: 1, total_pages: 2 },
     });

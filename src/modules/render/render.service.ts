@@ -3,7 +3,7 @@ import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/config';
-import { Pagination, pagination } from '../../graphql/common.types';
+import { pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
@@ -13,7 +13,7 @@ import type { CancelRunInput, RunsInput, WatchRunInput } from './render.inputs';
 import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import type { RenderStore, RunView } from './render.repository';
-import { CompositionType, ProcessingStatus, RenderRunType, RenderStarted } from './render.types';
+import type { CompositionType, RenderRunPage, RenderRunType } from './render.types';
 
 export const RENDER_TASK = 'render-video';
 
@@ -46,36 +46,37 @@ export class RenderService {
     private readonly log: Logger,
   ) {}
 
-  /** Admits the render under the account's limits, then creates the run and its job in one transaction. */
-  async start(viewer: Viewer, payload: RenderPayload): Promise<RenderStarted> {
+  /** Admits the render under the account's limits, then creates the run and its job in one transaction; answers the run as queued. */
+  async start(viewer: Viewer, payload: RenderPayload): Promise<RenderRunType> {
     checkFitsBudget(payload, this.settings);
     const runId = randomUUID();
     const jobId = randomUUID();
-    await this.repo.transaction(async (repo) => {
+    const queued = await this.repo.transaction(async (repo) => {
       try {
         await admitRender(repo, viewer.accountId, payload, this.settings);
       } catch (error) {
         if (error instanceof RenderLimitError) this.runtime.metrics.admissionRefused(error.limit);
         throw error;
       }
-      await repo.insertRun({ id: runId, accountId: viewer.accountId, taskIdentifier: RENDER_TASK, payload, jobId });
+      const run = await repo.insertRun({ id: runId, accountId: viewer.accountId, taskIdentifier: RENDER_TASK, payload, jobId });
       await this.runtime.queue.enqueue(jobId, { runId }, repo.jobSql());
+      return run;
     });
     this.log.info({ runId, compositionId: payload.compositionId, codec: payload.codec }, 'render queued');
-    return { status: ProcessingStatus.processing, runId };
+    return this.toType(queued);
   }
 
   /** One run (runId) or the account's runs, newest first. */
-  async runs(viewer: Viewer, input: RunsInput): Promise<{ runs: RenderRunType[]; pagination: Pagination | null }> {
+  async runs(viewer: Viewer, input: RunsInput): Promise<RenderRunPage> {
     if (input.runId) {
       const run = await this.reachable(viewer, input.runId);
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
-      return { runs: [await this.toType(run)], pagination: null };
+      return { items: [await this.toType(run)], pagination: null };
     }
     // The account's reach is checked by the page's own statement: an account out of reach is a 403, as AccessPolicy.resolveAccount answers.
     const page = await this.repo.runsPage(viewer, input.account_id ?? viewer.accountId, input.limit, (input.page - 1) * input.limit);
     if (!page.reachable) throw forbidden();
-    return { runs: await Promise.all(page.runs.map((r) => this.toType(r))), pagination: pagination(page.total, input.page, input.limit) };
+    return { items: await Promise.all(page.runs.map((r) => this.toType(r))), pagination: pagination(page.total, input.page, input.limit) };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */

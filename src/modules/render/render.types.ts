@@ -1,14 +1,11 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Pagination, SuccessStatus } from '../../graphql/common.types';
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { Pagination, PageOf } from '../../graphql/common.types';
+import { cancelRunInput, renderVideoInput, runsInput } from './render.inputs';
 import { RunStatus } from './render.entity';
 
 registerEnumType(RunStatus, { name: 'RunStatus', description: 'QUEUED → EXECUTING → COMPLETED | FAILED | CANCELED' });
-
-export enum ProcessingStatus {
-  processing = 'processing',
-}
-registerEnumType(ProcessingStatus, { name: 'ProcessingStatus', description: 'Always `processing`: the render was accepted' });
 
 @ObjectType('RenderOutput', { description: 'The rendered video of a COMPLETED run' })
 export class RenderOutputType {
@@ -86,39 +83,9 @@ export class RenderRunType {
   error!: string | null;
 }
 
-@ObjectType({ description: 'Answer of POST /api/video/render' })
-export class RenderStarted {
-  @Field(() => ProcessingStatus)
-  status!: ProcessingStatus;
-
-  @Field({ description: 'Poll it with GET /api/tasks/runs?runId=, or watch it with the renderRun subscription' })
-  runId!: string;
-}
-
-@ObjectType({ description: 'Answer of GET /api/tasks/runs' })
-export class RunsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => [RenderRunType])
-  runs!: RenderRunType[];
-
-  @Field(() => Pagination, { nullable: true, description: 'Position of this page in the account\'s runs; null when one run is asked for by runId' })
-  pagination?: Pagination | null;
-}
-
-@ObjectType({ description: 'Answer of POST /api/tasks/runs/{runId}/cancel' })
-export class RunResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => RenderRunType)
-  run!: RenderRunType;
-}
-
 @ObjectType('Composition', { description: 'A video composition a render can name' })
 export class CompositionType {
-  @Field(() => ID, { description: 'The compositionId of POST /api/video/render' })
+  @Field(() => ID, { description: 'The compositionId a render names' })
   id!: string;
 
   @Field()
@@ -134,11 +101,60 @@ export class CompositionType {
   example!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'Answer of GET /api/video/compositions' })
-export class CompositionsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
+/**
+ * Render runs a page at a time, or the one run asked for by id: then `pagination` is null (a
+ * page of the generic shape, whose position is absent when it is not a page of a list).
+ */
+@ObjectType('RenderRunPage', { description: "Render runs, newest first: a page of the account's runs, or the one run asked for by runId" })
+export class RenderRunPage implements Omit<PageOf<RenderRunType>, 'pagination'> {
+  @Field(() => [RenderRunType], { description: 'The items of this page, in the list order' })
+  items!: RenderRunType[];
 
-  @Field(() => [CompositionType])
-  compositions!: CompositionType[];
+  @Field(() => Pagination, { nullable: true, description: "Position of this page in the account's runs; null when one run is asked for by runId" })
+  pagination!: Pagination | null;
+}
+
+@InputType('RenderVideoInput', { description: 'What to render: a composition, its props and the video format (defaults apply to what is absent)' })
+export class RenderVideoInputType {
+  @Field(() => String, { description: describe(renderVideoInput, 'compositionId') })
+  compositionId!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: describe(renderVideoInput, 'inputProps') })
+  inputProps?: Record<string, unknown> | null;
+
+  @Field(() => Int, { nullable: true, description: describe(renderVideoInput, 'width') })
+  width?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(renderVideoInput, 'height') })
+  height?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(renderVideoInput, 'fps') })
+  fps?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(renderVideoInput, 'durationInFrames') })
+  durationInFrames?: number | null;
+
+  @Field(() => String, { nullable: true, description: describe(renderVideoInput, 'codec') })
+  codec?: string | null;
+}
+
+@InputType('RunsInput', { description: "One run (runId), or a page of the caller's or account_id's runs" })
+export class RunsInputType {
+  @Field(() => String, { nullable: true, description: describe(runsInput, 'runId') })
+  runId?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(runsInput, 'page') })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(runsInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => String, { nullable: true, description: describe(runsInput, 'account_id') })
+  account_id?: string | null;
+}
+
+@InputType('CancelRunInput', { description: 'The run to cancel' })
+export class CancelRunInputType {
+  @Field(() => String, { description: describe(cancelRunInput, 'runId') })
+  runId!: string;
 }

@@ -94,10 +94,10 @@ export const discoverInput = z
   .object({
     country: country.optional().describe('ISO country code, exactly 2 letters'),
     genre: int().min(1, { message: 'must be a genre id from GET /api/research/genres' }).optional().describe('genre id'),
-    sp_monthly_listeners_min: int().min(0, { message: 'must be at least 0' }).optional(),
-    sp_monthly_listeners_max: int().min(0, { message: 'must be at least 0' }).optional(),
-    sort: z.enum(DISCOVER_SORTS, { message: `must be one of: ${DISCOVER_SORTS.join(', ')}` }).optional().describe('sort field'),
-    limit: bounded(1, 100, 20),
+    sp_monthly_listeners_min: int().min(0, { message: 'must be at least 0' }).optional().describe('at least this many monthly listeners on platform_a'),
+    sp_monthly_listeners_max: int().min(0, { message: 'must be at least 0' }).optional().describe('at most this many monthly listeners on platform_a'),
+    sort: z.enum(DISCOVER_SORTS, { message: `must be one of: ${DISCOVER_SORTS.join(', ')}` }).optional().describe('sort field, e.g. weekly_diff.sp_monthly_listeners'),
+    limit: bounded(1, 100, 20).describe('artists to answer, 1-100, default 20'),
   })
   .superRefine((v, ctx) => {
     if (v.sp_monthly_listeners_min !== undefined && v.sp_monthly_listeners_max !== undefined && v.sp_monthly_listeners_min > v.sp_monthly_listeners_max) {
@@ -134,9 +134,10 @@ export const platformSearchInput = z.object({
     .string()
     .regex(/^([A-Za-z]{2}|from_token)$/, { message: 'must be a 2-letter ISO country code or from_token' })
     .transform((v) => (v === 'from_token' ? v : v.toUpperCase()))
-    .optional(),
-  limit: bounded(1, 50, 20),
-  offset: int().min(0, { message: 'must be at least 0' }).max(10000, { message: 'must be at most 10000' }).default(0),
+    .optional()
+    .describe('ISO 3166-1 alpha-2 code or from_token'),
+  limit: bounded(1, 50, 20).describe('items per type, 1-50, default 20'),
+  offset: int().min(0, { message: 'must be at least 0' }).max(10000, { message: 'must be at most 10000' }).default(0).describe('index of the first item, 0-10000, default 0'),
 });
 export type PlatformSearchInput = z.output<typeof platformSearchInput>;
 
@@ -146,8 +147,8 @@ export const researchSearchInput = z.object({
   q: trimmed('q').pipe(z.string().max(200, { message: 'must be at most 200 characters' })).describe('search keywords, or a provider URL'),
   type: z.enum(RESEARCH_SEARCH_TYPES, { message: `must be one of: ${RESEARCH_SEARCH_TYPES.join(', ')}` }).describe('what to search'),
   beta: z.boolean().default(false).describe('use the provider\'s newer search (needed for curators)'),
-  limit: bounded(1, 100, 10),
-  offset: int().min(0, { message: 'must be at least 0' }).default(0),
+  limit: bounded(1, 100, 10).describe('matches per kind, 1-100, default 10'),
+  offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('index of the first match, default 0'),
 });
 export type ResearchSearchInput = z.output<typeof researchSearchInput>;
 
@@ -158,18 +159,18 @@ export type ArtistInput = z.output<typeof artistInput>;
 
 export const artistTracksInput = z.object({
   artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
-  limit: bounded(1, 100, 20),
-  offset: int().min(0, { message: 'must be at least 0' }).default(0),
+  limit: bounded(1, 100, 20).describe('tracks to answer, 1-100, default 20'),
+  offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('index of the first track, default 0'),
 });
 export type ArtistTracksInput = z.output<typeof artistTracksInput>;
 
 export const PLAYLIST_STATUSES = ['current', 'past'] as const;
 export const artistPlaylistsInput = z.object({
   artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
-  platform: z.enum(CURATOR_PLATFORMS, { message: `must be one of: ${CURATOR_PLATFORMS.join(', ')}` }).default('platform_a'),
-  status: z.enum(PLAYLIST_STATUSES, { message: 'must be current or past' }).default('current'),
-  limit: bounded(1, 100, 20),
-  offset: int().min(0, { message: 'must be at least 0' }).default(0),
+  platform: z.enum(CURATOR_PLATFORMS, { message: `must be one of: ${CURATOR_PLATFORMS.join(', ')}` }).default('platform_a').describe('platform_a (default), platform_b or platform_c'),
+  status: z.enum(PLAYLIST_STATUSES, { message: 'must be current or past' }).default('current').describe('current (default) or past placements'),
+  limit: bounded(1, 100, 20).describe('placements to answer, 1-100, default 20'),
+  offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('index of the first placement, default 0'),
 });
 export type ArtistPlaylistsInput = z.output<typeof artistPlaylistsInput>;
 

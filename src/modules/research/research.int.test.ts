@@ -284,11 +284,11 @@ describe('research with configured providers (the sandbox upstreams)', () => {
   });
 
   it('gives GraphQL the same codes and omits nothing from typed GraphQL answers', async () => {
-    const bad = await t.graphql(TrackStatsDocument, { source: 'all' }, as.nora);
+    const bad = await t.graphql(TrackStatsDocument, { input: { source: 'all' } }, as.nora);
     expect(bad.body.errors[0].extensions).toEqual(expect.objectContaining({ code: 'BAD_USER_INPUT', details: [expect.objectContaining({ field: 'isrc' })] }));
-    const ok = await t.graphql(TrackStatsDocument, { isrc: 'DEKAI2400006', source: 'platform_d' }, as.nora);
-    expect(ok.body.data.trackStats).toEqual({ status: null, result: 'success', message: null, stats: [expect.objectContaining({ source: 'platform_d', data_source: 'stored' })], track_info: null, source_ids: null });
-    const anon = await t.graphql(TrackStatsDocument, { isrc: 'DEKAI2400006', source: 'all' });
+    const ok = await t.graphql(TrackStatsDocument, { input: { isrc: 'DEKAI2400006', source: 'platform_d' } }, as.nora);
+    expect(ok.body.data.trackStats).toEqual({ provider_status: null, result: 'success', message: null, stats: [expect.objectContaining({ source: 'platform_d', data_source: 'stored' })], track_info: null, source_ids: null });
+    const anon = await t.graphql(TrackStatsDocument, { input: { isrc: 'DEKAI2400006', source: 'all' } });
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });

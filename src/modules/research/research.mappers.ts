@@ -1,8 +1,7 @@
-import { ResultStatus } from '../../graphql/common.types';
 import type { PlatformNames } from '../../providers/platforms';
 import {
-  ArtistPlaylistItem,
-  ArtistTrackItem,
+  ResearchPlaylist,
+  ResearchTrack,
   CuratorProfile,
   DiscoveredArtist,
   ResearchArtistProfile,
@@ -73,7 +72,6 @@ export function toCurator(raw: unknown, platform: string, id: string, capturedAt
   const social = first(c.social_urls, c.spotify_social_urls, c.urls);
   const synced = first(c.last_updated, c.modified_at, c.updated_at, c.last_synced_at);
   return {
-    status: ResultStatus.success,
     id: str(first(c.id, c.cm_curator, c.curator_cm_id)) ?? id,
     platform,
     platform_curator_id: str(first(c.curator_id, c.user_id, c.owner_id, c.platform_curator_id)),
@@ -128,7 +126,7 @@ export function toGenre(g: Obj): ResearchGenre | null {
   return id === null || name === null ? null : { id, name };
 }
 
-export function toArtistTrack(t: Obj): ArtistTrackItem {
+export function toArtistTrack(t: Obj): ResearchTrack {
   const albums = list(first(t.album_names, t.albums, t.album));
   const firstAlbum = albums[0];
   return {
@@ -144,7 +142,7 @@ export function toArtistTrack(t: Obj): ArtistTrackItem {
   };
 }
 
-export function toArtistPlaylist(item: Obj, platform: string): ArtistPlaylistItem {
+export function toArtistPlaylist(item: Obj, platform: string): ResearchPlaylist {
   const p = isObj(item.playlist) ? item.playlist : item;
   const t = obj(item.track);
   return {

@@ -34,15 +34,15 @@ import {
   toTrackInfo,
 } from './research.mappers';
 import {
-  ArtistPlaylistItem,
-  ArtistTrackItem,
+  ResearchPlaylist,
+  ResearchTrack,
   CuratorProfile,
   DiscoveredArtist,
   PlatformSearchResult,
   ResearchArtistProfile,
   ResearchGenre,
   TrackStatsRecord,
-  TrackStatsResult,
+  TrackStats,
 } from './research.types';
 
 /** Kinds stored beside ResearchKind: the track metadata that comes with a stats answer. */
@@ -201,7 +201,7 @@ export class ResearchService {
     }
   }
 
-  async trackStats(_viewer: Viewer, input: TrackStatsInput): Promise<TrackStatsResult> {
+  async trackStats(_viewer: Viewer, input: TrackStatsInput): Promise<TrackStats> {
     return this.trackStatsOf(input, { now: Date.now(), call: (fetch) => fetch(), store: (rows) => this.save(rows) });
   }
 
@@ -210,7 +210,7 @@ export class ResearchService {
    * calls for the misses at most `concurrency` at a time, one write for every answer fetched.
    * A track's failure is its own entry (an Error), not the batch's.
    */
-  async trackStatsBatch(viewer: Viewer, inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStatsResult | Error)[]> {
+  async trackStatsBatch(viewer: Viewer, inputs: readonly TrackStatsInput[], concurrency: number): Promise<(TrackStats | Error)[]> {
     const answerKeys = inputs.map(trackStatsAnswerKeys);
     const stored = await this.loaders.researchAnswer.loadMany(answerKeys.flat());
     // The upstream calls this batch will make, charged to the research budget in one statement before any is made.
@@ -275,7 +275,7 @@ export class ResearchService {
     return { allowed, refusal: decision.allowed ? undefined : rateLimitedError(decision) };
   }
 
-  private async trackStatsOf(input: TrackStatsInput, io: TrackStatsIo): Promise<TrackStatsResult> {
+  private async trackStatsOf(input: TrackStatsInput, io: TrackStatsIo): Promise<TrackStats> {
     const { idField, id, options } = trackStatsTarget(input);
     const keyOf = (source: string) => keys.trackStats(idField, id, source, options);
     const rows = await Promise.all(input.source.map((s) => this.load('track_stats', keyOf(s))));
@@ -285,7 +285,7 @@ export class ResearchService {
       data_source: 'stored',
       captured_at: row.capturedAt,
     });
-    const storedOnly = (): TrackStatsResult => ({
+    const storedOnly = (): TrackStats => ({
       result: 'success',
       stats: input.source.flatMap((s, i) => (rows[i] ? [record(s, rows[i]!)] : [])),
     });
@@ -323,7 +323,7 @@ export class ResearchService {
       return rows[i] ? [record(source, rows[i]!)] : [];
     });
     return {
-      status: 'success',
+      provider_status: 'success',
       result: typeof answer.result === 'string' ? answer.result : 'success',
       message: typeof answer.message === 'string' ? answer.message : null,
       stats,
@@ -373,14 +373,14 @@ export class ResearchService {
     return toArtistProfile(served.payload, input.artist, served);
   }
 
-  async artistTracks(_viewer: Viewer, input: ArtistTracksInput): Promise<ArtistTrackItem[]> {
+  async artistTracks(_viewer: Viewer, input: ArtistTracksInput): Promise<ResearchTrack[]> {
     const served = await this.serve('artist_tracks', keys.artistTracks(input.artist, input.limit, input.offset), this.gate('music_intel'), () =>
       this.providers.musicIntel.artistTracks(input.artist, input.limit, input.offset),
     );
     return items(served.payload).map(toArtistTrack);
   }
 
-  async artistPlaylists(_viewer: Viewer, input: ArtistPlaylistsInput): Promise<ArtistPlaylistItem[]> {
+  async artistPlaylists(_viewer: Viewer, input: ArtistPlaylistsInput): Promise<ResearchPlaylist[]> {
     const key = keys.artistPlaylists(input.artist, input.platform, input.status, input.limit, input.offset);
     const served = await this.serve('artist_playlists', key, this.gate('music_intel'), () =>
       this.providers.musicIntel.artistPlaylists(input.artist, this.providers.curatorPlatformNames.upstream(input.platform), input.status, input.limit, input.offset),

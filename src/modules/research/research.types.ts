@@ -1,11 +1,12 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { ResultStatus } from '../../graphql/common.types';
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { artistPlaylistsInput, artistTracksInput, discoverInput, platformSearchInput, researchSearchInput, trackStatsInput } from './research.inputs';
 
 /*
- * REST answers (the return types of routed queries) are flat: no field arguments, no relations.
- * The graph a client composes (artist → tracks → stats, playlists → curator) uses the separate
- * Research* types at the end of this file, reached through Query.researchArtist.
+ * The research graph: a track's statistics, the discovery list, curators, genres, an artist's
+ * tracks (with stats and the catalog song) and playlist placements (with curators), platform_a
+ * search. Query.researchArtist composes an artist's tracks and playlists in one request.
  */
 
 @ObjectType({ description: 'Statistics of a track on one source' })
@@ -92,15 +93,15 @@ export class TrackInfo {
   links!: TrackLink[];
 }
 
-@ObjectType({
+@ObjectType('TrackStats', {
   description:
-    'Answer of GET /api/research/track/stats. When every requested source is served from stored data it holds only result and stats; status, message, track_info and source_ids come with a provider answer.',
+    "Statistics of a track across sources. When every requested source is served from stored data it holds only result and stats; the provider's status, message, track_info and source_ids come with a provider answer.",
 })
-export class TrackStatsResult {
-  @Field(() => String, { nullable: true })
-  status?: string | null;
+export class TrackStats {
+  @Field(() => String, { nullable: true, description: '`success` when the provider was called for this answer; null when every source was served from stored data' })
+  provider_status?: string | null;
 
-  @Field()
+  @Field({ description: "The provider's result" })
   result!: string;
 
   @Field(() => String, { nullable: true })
@@ -121,7 +122,7 @@ export class DiscoveredArtist {
   @Field()
   name!: string;
 
-  @Field(() => Int, { description: 'The artist id for GET /api/research/tracks and /api/research/playlists' })
+  @Field(() => Int, { description: 'The research artist id (Query.researchArtist, researchTracks, researchPlaylists)' })
   id!: number;
 
   @Field(() => Int, { nullable: true })
@@ -140,20 +141,8 @@ export class DiscoveredArtist {
   country!: string | null;
 }
 
-@ObjectType({ description: 'Answer of GET /api/research/discover' })
-export class DiscoverResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [DiscoveredArtist])
-  artists!: DiscoveredArtist[];
-}
-
-@ObjectType({ description: 'Answer of GET /api/research/curator: the curator profile itself' })
+@ObjectType({ description: 'A playlist curator profile' })
 export class CuratorProfile {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
   @Field(() => ID, { description: "The data provider's curator id (digits)" })
   id!: string;
 
@@ -218,26 +207,8 @@ export class ResearchGenre {
   name!: string;
 }
 
-@ObjectType({ description: 'Answer of GET /api/research/genres' })
-export class GenresResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [ResearchGenre])
-  genres!: ResearchGenre[];
-}
-
-@ObjectType({ description: 'Answer of GET /api/research: matches by kind (artists, tracks, playlists, curators, …), as the provider sends them with neutral platform names' })
-export class ResearchSearchResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => GraphQLJSONObject)
-  results!: Record<string, unknown>;
-}
-
-@ObjectType({ description: 'A track of an artist' })
-export class ArtistTrackItem {
+@ObjectType({ description: 'A track of a research artist; `stats` fetches its statistics, `song` is the catalog song with its ISRC' })
+export class ResearchTrack {
   @Field(() => ID)
   id!: string;
 
@@ -260,17 +231,8 @@ export class ArtistTrackItem {
   image_url!: string | null;
 }
 
-@ObjectType({ description: 'Answer of GET /api/research/tracks' })
-export class ArtistTracksResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [ArtistTrackItem])
-  tracks!: ArtistTrackItem[];
-}
-
-@ObjectType({ description: 'A playlist placement of an artist' })
-export class ArtistPlaylistItem {
+@ObjectType({ description: 'A playlist placement of a research artist; `curator` is its curator profile, `song` the catalog song placed' })
+export class ResearchPlaylist {
   @Field(() => ID)
   id!: string;
 
@@ -280,7 +242,7 @@ export class ArtistPlaylistItem {
   @Field({ description: 'platform_a, platform_b or platform_c' })
   platform!: string;
 
-  @Field(() => String, { nullable: true, description: 'Curator id for GET /api/research/curator' })
+  @Field(() => String, { nullable: true, description: 'Curator id for Query.curator' })
   curator_id!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -300,15 +262,6 @@ export class ArtistPlaylistItem {
 
   @Field(() => String, { nullable: true })
   added_at!: string | null;
-}
-
-@ObjectType({ description: 'Answer of GET /api/research/playlists' })
-export class ArtistPlaylistsResult {
-  @Field(() => ResultStatus)
-  status!: ResultStatus;
-
-  @Field(() => [ArtistPlaylistItem])
-  playlists!: ArtistPlaylistItem[];
 }
 
 @ObjectType({ description: 'An image of a platform_a item' })
@@ -395,7 +348,7 @@ export class PlatformArtistsPage {
   total!: number;
 }
 
-@ObjectType({ description: 'Answer of GET /api/platform_a/search: one member per requested type' })
+@ObjectType({ description: 'Matches of a platform_a catalog search: one member per requested type' })
 export class PlatformSearchResult {
   @Field(() => PlatformArtistsPage, { nullable: true })
   artists?: PlatformArtistsPage | null;
@@ -418,8 +371,6 @@ export class PlatformSearchResult {
   @Field(() => GraphQLJSONObject, { nullable: true })
   audiobooks?: Record<string, unknown> | null;
 }
-
-/* ---- The composable graph (GraphQL only) ---- */
 
 @ObjectType({ description: "A research artist's metadata and latest audience figures, as the music intelligence provider reports them; a figure it does not have is null" })
 export class ResearchArtistProfile {
@@ -469,8 +420,131 @@ export class ResearchArtist {
   id!: string;
 }
 
-@ObjectType({ description: 'A track of a research artist; `stats` fetches its statistics' })
-export class ResearchTrack extends ArtistTrackItem {}
+@InputType('TrackStatsInput', { description: "Which track (exactly one identifier) and what to report of its statistics" })
+export class TrackStatsQueryInput {
+  @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'isrc') })
+  isrc?: string | null;
 
-@ObjectType({ description: 'A playlist placement of a research artist; `curator` is its curator profile' })
-export class ResearchPlaylist extends ArtistPlaylistItem {}
+  @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'stats_track_id') })
+  stats_track_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'platform_a_track_id') })
+  platform_a_track_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'platform_b_track_id') })
+  platform_b_track_id?: string | null;
+
+  @Field(() => String, { description: describe(trackStatsInput, 'source') })
+  source!: string;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_playlists') })
+  with_playlists?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_charts') })
+  with_charts?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_stations') })
+  with_stations?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_videos') })
+  with_videos?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_links') })
+  with_links?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'only_current') })
+  only_current?: boolean | null;
+
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'offset') })
+  offset?: number | null;
+}
+
+@InputType('DiscoverInput', { description: 'Filters and order of the discovery list' })
+export class DiscoverQueryInput {
+  @Field(() => String, { nullable: true, description: describe(discoverInput, 'country') })
+  country?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(discoverInput, 'genre') })
+  genre?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(discoverInput, 'sp_monthly_listeners_min') })
+  sp_monthly_listeners_min?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(discoverInput, 'sp_monthly_listeners_max') })
+  sp_monthly_listeners_max?: number | null;
+
+  @Field(() => String, { nullable: true, description: describe(discoverInput, 'sort') })
+  sort?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(discoverInput, 'limit') })
+  limit?: number | null;
+}
+
+@InputType('ResearchSearchInput', { description: 'What to search the music intelligence provider for' })
+export class ResearchSearchQueryInput {
+  @Field(() => String, { description: describe(researchSearchInput, 'q') })
+  q!: string;
+
+  @Field(() => String, { description: describe(researchSearchInput, 'type') })
+  type!: string;
+
+  @Field(() => Boolean, { nullable: true, description: describe(researchSearchInput, 'beta') })
+  beta?: boolean | null;
+
+  @Field(() => Int, { nullable: true, description: describe(researchSearchInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(researchSearchInput, 'offset') })
+  offset?: number | null;
+}
+
+@InputType('ResearchTracksInput', { description: "Which artist's tracks, a slice at a time" })
+export class ResearchTracksQueryInput {
+  @Field(() => String, { description: describe(artistTracksInput, 'artist') })
+  artist!: string;
+
+  @Field(() => Int, { nullable: true, description: describe(artistTracksInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(artistTracksInput, 'offset') })
+  offset?: number | null;
+}
+
+@InputType('ResearchPlaylistsInput', { description: "Which artist's playlist placements, on which platform, a slice at a time" })
+export class ResearchPlaylistsQueryInput {
+  @Field(() => String, { description: describe(artistPlaylistsInput, 'artist') })
+  artist!: string;
+
+  @Field(() => String, { nullable: true, description: describe(artistPlaylistsInput, 'platform') })
+  platform?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(artistPlaylistsInput, 'status') })
+  status?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(artistPlaylistsInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(artistPlaylistsInput, 'offset') })
+  offset?: number | null;
+}
+
+@InputType('PlatformASearchInput', { description: 'What to search the platform_a catalog for' })
+export class PlatformASearchQueryInput {
+  @Field(() => String, { description: describe(platformSearchInput, 'q') })
+  q!: string;
+
+  @Field(() => String, { description: describe(platformSearchInput, 'type') })
+  type!: string;
+
+  @Field(() => String, { nullable: true, description: describe(platformSearchInput, 'market') })
+  market?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(platformSearchInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(platformSearchInput, 'offset') })
+  offset?: number | null;
+}
