@@ -8,10 +8,9 @@ const BUDGET = 2;
 const PAGES = [20, 50, 100];
 const ROWS = 120;
 
-const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($id: ID!, $page: Int, $limit: Int) {
-  artistSocialsById(id: $id, page: $page, limit: $limit) {
-    status
-    socials { id social_id username profile_url avatar bio follower_count following_count region updated_at }
+const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($input: ArtistSocialsByIdInput!) {
+  artistSocialsById(input: $input) {
+    items { id social_id username profile_url avatar bio follower_count following_count region updated_at }
     pagination { total_count page limit total_pages }
   }
 }`;
@@ -91,13 +90,14 @@ describe('statements per request: catalog songs and artist socials (real Postgre
       [
         ['GET /api/artists/{id}/socials', () => t.http().get(`/api/artists/${id}/socials`).query({ limit }).set(as.nora)],
         ['GET /api/artist/socials', () => t.http().get('/api/artist/socials').query({ artist_account_id: id, limit }).set(as.nora)],
-        ['Query.artistSocialsById', () => t.graphql(ARTIST_SOCIALS_BY_ID, { id, limit }, as.nora)],
-        ['Query.artistSocials', () => t.graphql(ArtistSocialsDocument, { artist_account_id: id, limit }, as.nora)],
+        ['Query.artistSocialsById', () => t.graphql(ARTIST_SOCIALS_BY_ID, { input: { id, limit } }, as.nora)],
+        ['Query.artistSocials', () => t.graphql(ArtistSocialsDocument, { input: { artist_account_id: id, limit } }, as.nora)],
       ] as const;
-    /** The REST body, or the GraphQL envelope under data. */
+    /** The REST body's socials and pagination, or the GraphQL page's items and pagination under data. */
     const answer = (body: Record<string, unknown>) => {
       const data = body.data as Record<string, Record<string, unknown>> | undefined;
-      return data ? (data.artistSocialsById ?? data.artistSocials) : body;
+      const page = data ? (data.artistSocialsById ?? data.artistSocials) : undefined;
+      return page ? { socials: page.items, pagination: page.pagination } : { socials: body.socials, pagination: body.pagination };
     };
 
     it.each(PAGES)('page of %i on every path: the rate-limit charge and one read, the same answer', async (limit) => {

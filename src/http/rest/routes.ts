@@ -8,6 +8,8 @@ const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOU
 /** The one answer of both membership routes: the organization, its members and pending invitations. */
 const MEMBERS = 'organization { ...Organization } members { ...OrganizationMember } invitations { ...OrganizationInvitee }';
 const MEMBERS_ANSWER = 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}';
+/** The one answer of both socials routes. */
+const SOCIALS_RESULT = 'Answer of GET /api/artist/socials and GET /api/artists/{id}/socials';
 
 /**
  * The REST contract (api-spec.md): every documented path, the GraphQL root field that serves it,
@@ -53,11 +55,32 @@ export const restRoutes: RestRoute[] = [
   { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'key', name: 'RevokeApiKeyResult' } },
 
   // artist
-  { operation: 'Query.artistSocials', method: 'GET', path: '/artist/socials', tags: ['artists'] },
-  { operation: 'Query.artistSocialsById', method: 'GET', path: '/artists/:id/socials', tags: ['artists'] },
-  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'] },
-  { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'] },
-  { operation: 'Mutation.upsertArtistSocial', method: 'POST', path: '/artists/:id/socials', tags: ['artists'] },
+  {
+    operation: 'Query.artistSocials',
+    method: 'GET',
+    path: '/artist/socials',
+    tags: ['artists'],
+    select: 'items { ...SocialProfile } pagination { ...Pagination }',
+    answer: { key: 'socials', page: true, name: 'SocialsResult', description: SOCIALS_RESULT },
+  },
+  {
+    operation: 'Query.artistSocialsById',
+    method: 'GET',
+    path: '/artists/:id/socials',
+    tags: ['artists'],
+    select: 'items { ...SocialProfile } pagination { ...Pagination }',
+    answer: { key: 'socials', page: true, name: 'SocialsResult', description: SOCIALS_RESULT },
+  },
+  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artists', name: 'ArtistsResult' } },
+  { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artist', name: 'ArtistResult' } },
+  {
+    operation: 'Mutation.upsertArtistSocial',
+    method: 'POST',
+    path: '/artists/:id/socials',
+    tags: ['artists'],
+    select: '...SocialProfile',
+    answer: { key: 'social', name: 'SocialResult' },
+  },
 
   // catalog
   { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalogs', name: 'CatalogsResult' } },
@@ -246,7 +269,15 @@ export const restRoutes: RestRoute[] = [
     omitNullFields: true,
     select: '...PlatformSearchResult',
   },
-  { operation: 'Mutation.updateArtist', method: 'PATCH', path: '/artists/:id', tags: ['artists'], requiredBodyFields: { research_id: 'is required: a research artist id (digits), or null to clear the link' } },
+  {
+    operation: 'Mutation.updateArtist',
+    method: 'PATCH',
+    path: '/artists/:id',
+    tags: ['artists'],
+    requiredBodyFields: { research_id: 'is required: a research artist id (digits), or null to clear the link' },
+    select: '...ArtistResearchRecord',
+    answer: { key: 'artist', name: 'ArtistResearchResult' },
+  },
 
   // render
   {

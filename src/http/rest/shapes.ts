@@ -67,4 +67,9 @@ export const REST_SHAPES: Record<string, string> = {
   RenderRun:
     'fragment RenderRun on RenderRun { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts output { ...RenderOutput } outputExpiredAt error }',
   RenderOutput: 'fragment RenderOutput on RenderOutput { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec }',
+
+  // artist
+  SocialProfile: 'fragment SocialProfile on SocialProfile { id social_id username profile_url avatar bio follower_count following_count region updated_at }',
+  RosterArtist: 'fragment RosterArtist on Artist { id name image created_at }',
+  ArtistResearchRecord: 'fragment ArtistResearchRecord on Artist { id name research_id research_match research_matched_at }',
 };

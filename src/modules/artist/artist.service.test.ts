@@ -104,7 +104,10 @@ describe('ArtistService (fake repository, no database)', () => {
     expect(upserts).not.toHaveBeenCalled();
     await expect(service.upsertSocial(nora, { id: LUNA, ...input })).resolves.toBe(social);
     // The graph's answer for an unreachable artist is empty, not an error.
-    await expect(service.socialsOf(nora, { id: KAI, name: 'Kai Rivers' }, { page: 1, limit: 20 })).resolves.toEqual([]);
+    await expect(service.socialsOf(nora, { id: KAI, name: 'Kai Rivers' }, { page: 1, limit: 20 })).resolves.toEqual({
+      items: [],
+      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+    });
     await expect(service.reachableArtist(nora, KAI)).resolves.toBeNull();
   });
 
@@ -114,8 +117,7 @@ describe('ArtistService (fake repository, no database)', () => {
     await expect(service.socialsById(nora, { id: PERSON, ...page })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(service.socialsById(nora, { id: KAI, ...page })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.socialsByAccount(nora, { artist_account_id: LUNA, ...page })).resolves.toEqual({
-      status: 'success',
-      socials: [],
+      items: [],
       pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
     });
   });

@@ -3,12 +3,12 @@ import type { AccessPolicy } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import type { graphPageInput } from '../../common/validation';
-import { pagination, SuccessStatus } from '../../graphql/common.types';
+import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account';
 import type { CreateArtistInput, RosterInput, SocialsByAccountInput, SocialsByIdInput, UpsertSocialInput } from './artist.inputs';
 import type { ArtistRepository } from './artist.repository';
-import { Artist, RosterArtist, SocialProfile, SocialsResult } from './artist.types';
+import type { Artist, RosterArtist, SocialProfile } from './artist.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
 export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterOf' | 'createArtist' | 'upsertSocial'>;
@@ -27,43 +27,52 @@ export class ArtistService {
     private readonly loaders: ArtistLoaders,
   ) {}
 
-  /** GET /api/artist/socials */
-  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput): Promise<SocialsResult> {
+  /** Query.artistSocials (GET /api/artist/socials) */
+  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput): Promise<PageOf<SocialProfile>> {
     return this.socialsPage(viewer, input.artist_account_id, input);
   }
 
-  /** GET /api/artists/{id}/socials */
-  socialsById(viewer: Viewer, input: SocialsByIdInput): Promise<SocialsResult> {
+  /** Query.artistSocialsById (GET /api/artists/{id}/socials) */
+  socialsById(viewer: Viewer, input: SocialsByIdInput): Promise<PageOf<SocialProfile>> {
     return this.socialsPage(viewer, input.id, input);
   }
 
   /** 404 absent (or not an artist), 403 unreachable; the check and the page are one read. */
-  private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<SocialsResult> {
+  private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
     const result = await this.repo.socialsPageWithAccess(viewer, artistId, (page - 1) * limit, limit);
     if (!result) throw notFound('Artist');
     if (!result.reachable) throw forbidden('Insufficient access to this artist');
-    return { status: SuccessStatus.success, socials: result.socials, pagination: pagination(result.total, page, limit) };
+    return pageOf(result.socials, result.total, page, limit);
   }
 
   /** Artist.socials in the graph: a page, empty for an artist the caller cannot reach. */
-  async socialsOf(viewer: Viewer, artist: Artist, { page, limit }: PageInput): Promise<SocialProfile[]> {
-    if (!(await this.canReach(viewer, artist.id))) return [];
-    return (await this.loaders.socialsPage.load({ id: artist.id, page, limit })).rows;
+  async socialsOf(viewer: Viewer, artist: Artist, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
+    if (!(await this.canReach(viewer, artist.id))) return pageOf([], 0, page, limit);
+    const found = await this.loaders.socialsPage.load({ id: artist.id, page, limit });
+    return pageOf(found.rows, found.total, page, limit);
+  }
+
+  /** Artist.image and Artist.created_at: from the artist when its read had them, else from its account. */
+  async account(artist: Artist): Promise<RosterArtist> {
+    if (artist.image !== undefined && artist.created_at !== undefined) return { id: artist.id, name: artist.name, image: artist.image, created_at: artist.created_at };
+    const account = await this.loaders.accountById.load(artist.id);
+    if (!account) throw notFound('Artist');
+    return { id: account.id, name: account.name, image: account.image, created_at: account.createdAt };
   }
 
   /** An artist account by id: 404 when absent (or not an artist), 403 when not reachable. */
-  async requireArtist(viewer: Viewer, artistId: string): Promise<Artist> {
+  async requireArtist(viewer: Viewer, artistId: string): Promise<RosterArtist> {
     const account = await this.loaders.accountById.load(artistId);
     if (!account || account.kind !== AccountKind.artist) throw notFound('Artist');
     if (!(await this.canReach(viewer, artistId))) throw forbidden('Insufficient access to this artist');
-    return { id: account.id, name: account.name };
+    return { id: account.id, name: account.name, image: account.image, created_at: account.createdAt };
   }
 
   /** Federation: the artist when it exists and the caller reaches it, else null (as Query.artist, without the errors). */
   async reachableArtist(viewer: Viewer, artistId: string): Promise<Artist | null> {
     const account = await this.loaders.accountById.load(artistId);
     if (!account || account.kind !== AccountKind.artist) return null;
-    return (await this.canReach(viewer, account.id)) ? { id: account.id, name: account.name } : null;
+    return (await this.canReach(viewer, account.id)) ? { id: account.id, name: account.name, image: account.image, created_at: account.createdAt } : null;
   }
 
   /** The caller reaches the account: its own scope without a statement, else the batched reach check. */
@@ -72,7 +81,7 @@ export class ArtistService {
     return this.access.canAccessAccountBatched(viewer, accountId);
   }
 
-  /** The roster: of the caller and its organizations, or of account_id / organization_id. */
+  /** Query.artists (GET /api/artists): the roster of the caller and its organizations, or of account_id / organization_id. */
   async roster(viewer: Viewer, input: RosterInput): Promise<RosterArtist[]> {
     let owners: string[];
     if (input.organization_id) {
@@ -86,7 +95,7 @@ export class ArtistService {
     return this.repo.rosterOf(owners);
   }
 
-  /** POST /api/artists: a new artist account on the caller's roster, or on the organization's. */
+  /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */
   async create(viewer: Viewer, input: CreateArtistInput): Promise<RosterArtist> {
     let owner = viewer.accountId;
     if (input.organization_id) {
@@ -99,7 +108,7 @@ export class ArtistService {
   }
 
   /**
-   * POST /api/artists/{id}/socials: upserts the artist's own profile with that URL (decisions §3);
+   * Mutation.upsertArtistSocial (POST /api/artists/{id}/socials): upserts the artist's own profile with that URL (decisions §3);
    * another artist's profile with the same URL is a different row and is never touched.
    */
   async upsertSocial(viewer: Viewer, input: UpsertSocialInput): Promise<SocialProfile> {

@@ -1,5 +1,7 @@
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import { Pagination, SuccessStatus } from '../../graphql/common.types';
+import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { describe } from '../../common/validation';
+import { Page } from '../../graphql/common.types';
+import { createArtistInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 
 @ObjectType('SocialProfile', { description: 'A social-platform profile of an artist' })
 export class SocialProfile {
@@ -34,64 +36,14 @@ export class SocialProfile {
   updated_at!: Date;
 }
 
-@ObjectType({ description: 'Answer of GET /api/artist/socials and GET /api/artists/{id}/socials' })
-export class SocialsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => [SocialProfile], { description: 'Oldest link first' })
-  socials!: SocialProfile[];
-
-  @Field(() => Pagination)
-  pagination!: Pagination;
-}
-
-@ObjectType({ description: 'Answer of POST /api/artists/{id}/socials' })
-export class SocialResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => SocialProfile)
-  social!: SocialProfile;
-}
-
-@ObjectType('RosterArtist', { description: 'An artist account on a roster' })
-export class RosterArtist {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  image!: string | null;
-
-  @Field()
-  created_at!: Date;
-}
-
-@ObjectType({ description: 'Answer of GET /api/artists' })
-export class ArtistsResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => [RosterArtist], { description: 'By name' })
-  artists!: RosterArtist[];
-}
-
-@ObjectType({ description: 'Answer of POST /api/artists' })
-export class ArtistResult {
-  @Field(() => SuccessStatus)
-  status!: SuccessStatus;
-
-  @Field(() => RosterArtist)
-  artist!: RosterArtist;
-}
+@ObjectType('SocialProfilePage', { description: 'A page of social profiles, oldest link first' })
+export class SocialProfilePage extends Page(SocialProfile) {}
 
 /**
- * The artist in the graph (GraphQL only): other subgraphs extend it by id. Its relation fields
- * (socials here, catalogs and songs in the catalog module) are empty for an artist the caller
- * cannot reach.
+ * An artist account in the graph: other subgraphs extend it by id. Its relation fields (socials
+ * here, catalogs and songs in the catalog module) are empty for an artist the caller cannot
+ * reach. `image` and `created_at` come with the artist when the read that produced it had them
+ * (the roster, a new artist), else from its account (Artist.image, Artist.created_at).
  */
 @Directive('@key(fields: "id")')
 @ObjectType('Artist', { description: 'An artist account' })
@@ -101,4 +53,77 @@ export class Artist {
 
   @Field()
   name!: string;
+
+  image?: string | null;
+  created_at?: Date;
+}
+
+/** An artist as the roster and a new artist read it: with its image and creation time. */
+export type RosterArtist = Required<Artist>;
+
+/*
+ * The input types list their fields in the order the REST edge checks them, the order of the
+ * operations' former arguments: a 400 naming several fields names them as it always has.
+ */
+
+/** Query.artistSocials: a page of an artist's socials, by the artist account. */
+@InputType('ArtistSocialsInput', { description: "Which artist's social profiles, a page at a time" })
+export class ArtistSocialsInput {
+  @Field(() => Int, { nullable: true, description: describe(socialsByAccountInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(socialsByAccountInput, 'page') })
+  page?: number | null;
+
+  @Field(() => ID, { description: describe(socialsByAccountInput, 'artist_account_id') })
+  artist_account_id!: string;
+}
+
+/** Query.artistSocialsById: the same page, the artist named `id`. */
+@InputType('ArtistSocialsByIdInput', { description: "Which artist's social profiles, a page at a time" })
+export class ArtistSocialsByIdInput {
+  @Field(() => Int, { nullable: true, description: describe(socialsByIdInput, 'limit') })
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(socialsByIdInput, 'page') })
+  page?: number | null;
+
+  @Field(() => ID, { description: describe(socialsByIdInput, 'id') })
+  id!: string;
+}
+
+@InputType('CreateArtistInput', { description: "A new artist account, on the caller's roster or on an organization's" })
+export class CreateArtistInputType {
+  @Field(() => ID, { nullable: true, description: describe(createArtistInput, 'organization_id') })
+  organization_id?: string | null;
+
+  @Field(() => String, { description: describe(createArtistInput, 'name') })
+  name!: string;
+}
+
+@InputType('UpsertArtistSocialInput', { description: "A social profile of an artist: the artist's profile with the same profile_url is updated" })
+export class UpsertArtistSocialInputType {
+  @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'region') })
+  region?: string | null;
+
+  @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'following_count') })
+  following_count?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'follower_count') })
+  follower_count?: number | null;
+
+  @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'bio') })
+  bio?: string | null;
+
+  @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'avatar') })
+  avatar?: string | null;
+
+  @Field(() => String, { description: describe(upsertSocialInput, 'username') })
+  username!: string;
+
+  @Field(() => String, { description: describe(upsertSocialInput, 'profile_url') })
+  profile_url!: string;
+
+  @Field(() => ID, { description: describe(upsertSocialInput, 'id') })
+  id!: string;
 }

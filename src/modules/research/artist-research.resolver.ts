@@ -1,40 +1,42 @@
-import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
 import { validate } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { PROVIDER_CALL } from '../../graphql/cost';
-import { SuccessStatus } from '../../graphql/common.types';
 import { Artist } from '../artist';
 import { artistResearchService } from './research.context';
-import { ArtistResearchLink, ArtistResearchResult, LinkArtistResearchInput } from './artist-research.types';
-import { linkArtistResearchInput, linkArtistResearchTwinInput } from './research.inputs';
+import { ArtistResearchLink, LinkedArtist, UpdateArtistInput } from './artist-research.types';
+import { linkArtistResearchInput } from './research.inputs';
 import { ResearchArtist } from './research.types';
 
 @Resolver()
 export class ArtistResearchMutationResolver {
   @Authorized()
-  @Mutation(() => ArtistResearchResult, { description: "Links an artist to the research provider's artist (PATCH /api/artists/{id}); research_id null clears it" })
-  async updateArtist(
-    @Ctx() ctx: Context,
-    @Arg('id', () => ID, { description: 'The artist account' }) id: string,
-    @Arg('research_id', () => String, { nullable: true, description: 'Research artist id (digits); null (or absent) clears the link' }) research_id?: string | null,
-  ): Promise<ArtistResearchResult> {
+  @Mutation(() => Artist, { description: "Links an artist to the research provider's artist (match `explicit`); research_id null (or absent) links none. Answers the artist with its stored link" })
+  updateArtist(@Ctx() ctx: Context, @Arg('input', () => UpdateArtistInput) input: UpdateArtistInput): Promise<LinkedArtist> {
     const viewer = requireViewer(ctx.viewer);
     // REST drops a null before it gets here (the route requires the key), so an absent research_id means null.
-    const input = validate(linkArtistResearchInput, { id, research_id: research_id ?? null });
-    return { status: SuccessStatus.success, artist: await artistResearchService(ctx).link(viewer, input) };
-  }
-
-  @Authorized()
-  @Mutation(() => ArtistResearchResult, { description: "Links an artist to the research provider's artist, or with research_id null to none" })
-  async linkArtistResearch(@Ctx() ctx: Context, @Arg('input', () => LinkArtistResearchInput) input: LinkArtistResearchInput): Promise<ArtistResearchResult> {
-    const viewer = requireViewer(ctx.viewer);
-    return { status: SuccessStatus.success, artist: await artistResearchService(ctx).linkInput(viewer, validate(linkArtistResearchTwinInput, { ...input }, 'input')) };
+    return artistResearchService(ctx).link(viewer, validate(linkArtistResearchInput, { ...input, research_id: input.research_id ?? null }));
   }
 }
 
 @Resolver(() => Artist)
 export class ArtistResearchResolver {
+  @FieldResolver(() => String, { nullable: true, description: 'Research artist id of the stored link (never searched for: see research_link); null when linked to none, never linked, or not reachable' })
+  async research_id(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
+    return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.research_id ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: '`explicit` or `search`: how the stored link was made; null when never linked (or not reachable)' })
+  async research_match(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
+    return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.research_match ?? null;
+  }
+
+  @FieldResolver(() => Date, { nullable: true, description: 'When the stored link was made; null when never linked (or not reachable)' })
+  async research_matched_at(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<Date | null> {
+    return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.matched_at ?? null;
+  }
+
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => ArtistResearchLink, {
     nullable: true,

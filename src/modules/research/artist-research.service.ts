@@ -1,11 +1,11 @@
 import type { Viewer } from '../../auth/viewer';
 import { validate } from '../../common/validation';
 import type { Artist, ArtistService } from '../artist';
-import type { ArtistResearchLink, ArtistResearchRecord } from './artist-research.types';
-import { ArtistResearchLinkInput, ArtistResearchTwinInput, researchSearchInput } from './research.inputs';
+import type { ArtistResearchLink, LinkedArtist } from './artist-research.types';
+import { ArtistResearchLinkInput, researchSearchInput } from './research.inputs';
 import type { ResearchLoaders } from './research.loaders';
 import { isObj } from './research.mappers';
-import type { ResearchRepository } from './research.repository';
+import type { ResearchLinkRow, ResearchRepository } from './research.repository';
 import type { ResearchService } from './research.service';
 import type { ResearchArtist } from './research.types';
 
@@ -32,25 +32,26 @@ export class ArtistResearchService {
   ) {}
 
   /**
-   * PATCH /api/artists/{id}: sets (or with null clears) the link explicitly. REST drops a null
-   * before it gets here, so the resolver reads an absent research_id as null.
+   * Mutation.updateArtist (PATCH /api/artists/{id}): sets, or with null clears, the link explicitly;
+   * answers the artist with the link it wrote. 404 for an unknown artist and 403 for one out of
+   * reach come from the artist rules, before any write.
    */
-  link(viewer: Viewer, input: ArtistResearchLinkInput): Promise<ArtistResearchRecord> {
-    return this.setLink(viewer, input.id, input.research_id);
-  }
-
-  /** The GraphQL twin, with one input type. */
-  linkInput(viewer: Viewer, input: ArtistResearchTwinInput): Promise<ArtistResearchRecord> {
-    return this.setLink(viewer, input.artist_id, input.research_id);
-  }
-
-  /** 404 for an unknown artist and 403 for one out of reach come from the artist rules, before any write. */
-  private async setLink(viewer: Viewer, artistId: string, researchIdValue: string | null): Promise<ArtistResearchRecord> {
-    const artist = await this.artists.requireArtist(viewer, artistId);
-    const row = await this.repo.setExplicitLink(artist.id, researchIdValue);
+  async link(viewer: Viewer, input: ArtistResearchLinkInput): Promise<LinkedArtist> {
+    const artist = await this.artists.requireArtist(viewer, input.id);
+    const row = await this.repo.setExplicitLink(artist.id, input.research_id);
     this.loaders.researchLink.clear(artist.id);
     this.loaders.researchLinkResolving.delete(artist.id);
-    return { id: artist.id, name: artist.name, research_id: row.research_id, research_match: row.research_match, research_matched_at: row.matched_at };
+    return { ...artist, stored_link: row };
+  }
+
+  /**
+   * Artist.research_id, research_match and research_matched_at: the link stored for the artist as
+   * it is (never searched for); null when none is stored or the caller cannot reach the artist.
+   */
+  async storedLinkOf(viewer: Viewer, artist: LinkedArtist): Promise<ResearchLinkRow | null> {
+    if (artist.stored_link !== undefined) return artist.stored_link;
+    if (!(await this.artists.canReach(viewer, artist.id))) return null;
+    return this.loaders.researchLink.load(artist.id);
   }
 
   /** Artist.research_link: null when not reachable; asking for it links by search like Artist.research. */

@@ -182,10 +182,6 @@ const researchId = z
 /** PATCH /api/artists/{id} (Mutation.updateArtist). */
 export const linkArtistResearchInput = z.object({
   id: uuid().describe('the artist account'),
-  research_id: researchId.describe('research artist id from GET /api/research/discover or GET /api/research; null clears the link'),
+  research_id: researchId.describe('research artist id (digits) from discover or the research search; null clears the link (and no search replaces it)'),
 });
 export type ArtistResearchLinkInput = z.output<typeof linkArtistResearchInput>;
-
-/** Mutation.linkArtistResearch: the same link as one input type. */
-export const linkArtistResearchTwinInput = z.object({ artist_id: uuid(), research_id: researchId });
-export type ArtistResearchTwinInput = z.output<typeof linkArtistResearchTwinInput>;

@@ -116,7 +116,7 @@ describe('ArtistResearchService: links follow reach (no database)', () => {
     };
     const artists = {
       canReach: async (_viewer: Viewer, id: string) => reachable.includes(id),
-      requireArtist: async (_viewer: Viewer, id: string) => ({ id, name: nora.name }),
+      requireArtist: async (_viewer: Viewer, id: string) => ({ id, name: nora.name, image: null, created_at: new Date(0) }),
     };
     const search = jest.fn(async () => ({ artists: [{ id: '41', name: 'Nora' }, { id: '42', name: 'nora k' }, { id: 'x', name: 'Nora  K' }] }));
     return { service: new ArtistResearchService(repo, loaders, artists, { search }), search, repo, rows };
@@ -150,8 +150,19 @@ describe('ArtistResearchService: links follow reach (no database)', () => {
   it('forgets what the request resolved once the link is set explicitly', async () => {
     const { service: s } = links([], [nora.id]);
     expect(await s.researchOf(viewer, nora)).toEqual({ id: '42' });
-    const record = await s.link(viewer, { id: nora.id, research_id: '77' });
-    expect(record).toMatchObject({ id: nora.id, research_id: '77', research_match: 'explicit' });
+    const linked = await s.link(viewer, { id: nora.id, research_id: '77' });
+    expect(linked).toMatchObject({ id: nora.id, name: nora.name, stored_link: { research_id: '77', research_match: 'explicit' } });
+    expect(await s.storedLinkOf(viewer, linked)).toMatchObject({ research_id: '77', research_match: 'explicit' });
     expect(await s.researchOf(viewer, nora)).toEqual({ id: '77' });
+  });
+
+  it('reads the stored link as it is for the flat fields: never searches, null out of reach or when none is stored', async () => {
+    const { service: s, search, repo } = links([], [nora.id]);
+    expect(await s.storedLinkOf(viewer, nora)).toBeNull();
+    const other: Artist = { id: 'artist-2', name: 'Kai' };
+    const { service: unreachable } = links([{ artist_id: other.id, research_id: '5', research_match: 'explicit', matched_at: new Date(0) }], []);
+    expect(await unreachable.storedLinkOf(viewer, other)).toBeNull();
+    expect(search).not.toHaveBeenCalled();
+    expect(repo.storeSearchedLink).not.toHaveBeenCalled();
   });
 });
