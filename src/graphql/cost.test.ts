@@ -41,7 +41,7 @@ describe('operationCost', () => {
     // researchArtist (no provider call) → profile (1 call) and playlists (1 call, 5 items) → curator (5 calls): 1 + 7 × 10.
     expect(cost('{ researchArtist(id: "1") { profile { name } playlists { curator { name } } } }')).toEqual({ cost: 71, providerCalls: 7 });
     // Under a list of 5 artists each artist's research is its own call.
-    expect(cost('{ rosterArtists { research { id } } }')).toEqual({ cost: 51, providerCalls: 5 });
+    expect(cost('{ artists { research { id } } }')).toEqual({ cost: 51, providerCalls: 5 });
   });
 
   // Changed with batching (issue 15): Song.stats and ResearchTrack.stats used to weigh 10 per parent (50 songs: 502, 50
@@ -59,7 +59,7 @@ describe('operationCost', () => {
   });
 
   it('admits the roster-wide composed research query under the default maximum, at 100 songs a catalog', () => {
-    const composed = '{ rosterArtists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
+    const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
     // 5 artists × 5 catalogs × 100 songs: 25 + 2 500 songs + 2 500 results + 12 500 records = 17 525 objects (175),
     // 1 batch of 2 500 songs (10 + 250), 1 root.
     expect(cost(composed)).toEqual({ cost: 436, providerCalls: 0 });
