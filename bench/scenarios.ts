@@ -26,7 +26,7 @@ export const scenarios: Scenario[] = [
     name: 'GraphQL roster → catalogs → 50 songs → artists',
     method: 'POST',
     path: '/graphql',
-    body: gql('{ artists { name catalogs { name songs(limit: 50) { isrc name artists { name } } } } }'),
+    body: gql('{ artists { name catalogs { name songs(limit: 50) { items { isrc name artists { name } } } } } }'),
   },
 ];
 
