@@ -1,4 +1,3 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
 import {
   DocumentNode,
   FragmentDefinitionNode,
@@ -9,20 +8,11 @@ import {
   isInputObjectType,
   isNonNullType,
   Kind,
-  OperationTypeNode,
   parse,
   visit,
 } from 'graphql';
-import { createSofa } from 'sofa-api';
 import type { RestRoute } from './route';
 import { REST_SHAPES } from './shapes';
-
-/** sofa-api's choices for a schema: which types are models (nested as `{id}`) and how deep cycles go. */
-export type SofaModels = Pick<ReturnType<typeof createSofa>, 'models' | 'ignore' | 'depthLimit'>;
-
-export function sofaModels(schema: GraphQLSchema): SofaModels {
-  return createSofa({ basePath: '/api', schema });
-}
 
 /**
  * The fields a REST route takes (path, query or body): the members of the operation's one `input`
@@ -54,30 +44,17 @@ function fragmentsOf(selection: string): FragmentDefinitionNode[] {
 }
 
 /**
- * The document a REST route runs and documents. A route with a `select` runs its operation with
- * that selection (REST shapes spread in as named fragments); one without runs sofa-api's
- * operation for the root field (every field of the answer, nested models as sofa selects them).
+ * The document a REST route runs and documents: its operation with the route's selection, REST
+ * shapes spread in as named fragments (validated against the schema at start-up).
  */
-export function routeDocument(schema: GraphQLSchema, sofa: SofaModels, route: Pick<RestRoute, 'operation' | 'select'>): DocumentNode {
+export function routeDocument(schema: GraphQLSchema, route: Pick<RestRoute, 'operation' | 'select'>): DocumentNode {
   const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
-  if (route.select !== undefined) {
-    const root = kind === 'Query' ? schema.getQueryType() : schema.getMutationType();
-    const field = root?.getFields()[fieldName];
-    if (!field) throw new Error(`REST route table names ${route.operation}, which the schema does not have`);
-    const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
-    const args = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-    const selection = route.select.trim() ? ` { ${route.select} }` : '';
-    const text = `${kind === 'Query' ? 'query' : 'mutation'} ${fieldName}${variables ? `(${variables})` : ''} { ${fieldName}${args ? `(${args})` : ''}${selection} }`;
-    const operation = parse(text).definitions;
-    return { kind: Kind.DOCUMENT, definitions: [...operation, ...fragmentsOf(route.select)] };
-  }
-  const node = buildOperationNodeForField({
-    kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-    schema,
-    field: fieldName,
-    models: sofa.models,
-    ignore: sofa.ignore,
-    circularReferenceDepth: sofa.depthLimit,
-  });
-  return { kind: Kind.DOCUMENT, definitions: [node] };
+  const root = kind === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = root?.getFields()[fieldName];
+  if (!field) throw new Error(`REST route table names ${route.operation}, which the schema does not have`);
+  const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+  const args = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+  const selection = route.select.trim() ? ` { ${route.select} }` : '';
+  const text = `${kind === 'Query' ? 'query' : 'mutation'} ${fieldName}${variables ? `(${variables})` : ''} { ${fieldName}${args ? `(${args})` : ''}${selection} }`;
+  return { kind: Kind.DOCUMENT, definitions: [...parse(text).definitions, ...fragmentsOf(route.select)] };
 }

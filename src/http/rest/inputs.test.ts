@@ -16,8 +16,8 @@ function problems(route: RestRoute, args: GraphQLArgument[], input: { params?: o
   }
 }
 
-const put: RestRoute = { operation: 'Mutation.x', method: 'PUT', path: '/things/:id' };
-const get: RestRoute = { operation: 'Query.x', method: 'GET', path: '/things' };
+const put: RestRoute = { operation: 'Mutation.x', method: 'PUT', path: '/things/:id', select: '' };
+const get: RestRoute = { operation: 'Query.x', method: 'GET', path: '/things', select: '' };
 
 describe('parseRestInput', () => {
   it('answers the variables, typed: path first, then a non-empty query value, then the body', () => {

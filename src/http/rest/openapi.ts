@@ -24,7 +24,7 @@ import { OpenAPI } from 'sofa-api';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
 import { ERROR_STATUS, ErrorBody } from './error-status';
-import { restFields, routeDocument, sofaModels } from './documents';
+import { restFields, routeDocument } from './documents';
 import { operationField } from './inputs';
 import type { RestRoute } from './route';
 
@@ -81,25 +81,25 @@ export interface OpenApiOptions {
 }
 
 /**
- * The OpenAPI 3.1 document of the REST route table. sofa generates the operations from the plain
- * schema; this then puts every route right: its path ({param}) and method, path/query parameters
- * (body fields only in requestBody, where sofa also lists them as query parameters), bounds,
- * defaults and enums from the route's zod `input`, nullable response fields, the 200 schema and
- * the error body (decisions §1) for each error status the route can answer, operationId and
- * description, and both security schemes on every route that needs credentials.
+ * The OpenAPI 3.1 document of the REST route table. sofa-api generates each route's operation and
+ * the components of the input types from the route's document; the route table adds what sofa
+ * cannot know: path ({param}) and method, path/query parameters (body fields only in requestBody),
+ * bounds, defaults and enums from the route's zod `input`, the 200 schema from the route's
+ * selection in its envelope (REST shapes as components), the error body (decisions §1) for each
+ * error status the route can answer, operationId and description, and both security schemes on
+ * every route that needs credentials.
  */
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[], options: OpenApiOptions = {}): OpenApiDocument {
-  const sofa = sofaModels(schema);
   const customScalars = scalarSchemas(schema);
   const generator = OpenAPI({ schema, info: { title: '', version: '' }, customScalars });
-  const documents = new Map(routes.map((route) => [route, routeDocument(schema, sofa, route)]));
+  const documents = new Map(routes.map((route) => [route, routeDocument(schema, route)]));
   for (const route of routes) {
     generator.addRoute(
       { document: documents.get(route)!, path: route.path, method: route.method, tags: route.tags, description: route.description },
       { basePath: API_BASE },
     );
   }
-  // Answers of routes with a `select` are documented from it (REST shapes as components), not by sofa.
+  // Each route's answer, documented from its selection and envelope (REST shapes as components).
   const answers: Record<string, Schema> = {};
   const generated = generator.get() as unknown as { paths: Record<string, Record<string, JsonObject>>; components: { schemas: Record<string, JsonObject> } };
 
@@ -113,15 +113,13 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
     if (!sofaOperation) throw new Error(`sofa generated no operation for ${key}`);
     paths[path] ??= {};
     if (paths[path]![method]) throw new Error(`The route table lists ${key} twice`);
-    const answer = route.select !== undefined ? answerSchema(schema, route, documents.get(route)!, answers, customScalars) : undefined;
+    const answer = answerSchema(schema, route, documents.get(route)!, answers, customScalars);
     paths[path]![method] = operationFor(schema, route, sofaOperation, operationIds, customScalars, answer);
   }
 
   const schemas: Record<string, Schema> = {};
-  for (const [name, component] of Object.entries(generated.components.schemas)) {
-    schemas[name] = withNullableFields(schema, name, component);
-  }
-  Object.assign(schemas, answers);
+  // sofa's components: the input types request bodies refer to (its answer components are not referred to).
+  Object.assign(schemas, generated.components.schemas, answers);
   schemas[ERROR_SCHEMA] = errorSchema();
 
   const tags = [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name }));
@@ -401,18 +399,6 @@ function scalarSchemas(schema: GraphQLSchema): Record<string, JsonObject> {
     if (type.description && !out[type.name]!.description) out[type.name] = { ...out[type.name], description: type.description.split('\n')[0] };
   }
   return out;
-}
-
-/** sofa leaves nullable fields non-nullable in the JSON schema; a REST answer carries them as null. */
-function withNullableFields(schema: GraphQLSchema, name: string, component: JsonObject): Schema {
-  const type = schema.getType(name);
-  if (!isObjectType(type) || !component.properties) return component as Schema;
-  const properties: Record<string, JsonObject> = {};
-  for (const [fieldName, fieldSchema] of Object.entries(component.properties as Record<string, JsonObject>)) {
-    const field = type.getFields()[fieldName];
-    properties[fieldName] = field && !isNonNullType(field.type) ? nullable(fieldSchema) : fieldSchema;
-  }
-  return { ...component, properties } as Schema;
 }
 
 function nullable(s: JsonObject): JsonObject {

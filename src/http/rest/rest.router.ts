@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
-import { restFields, routeDocument, SofaModels, sofaModels } from './documents';
+import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
@@ -27,24 +27,22 @@ interface RestOperation {
   fieldName: string;
 }
 
-/** The operation a route runs (its `select`, or sofa-api's), built and validated once, at start-up. */
-function restOperation(schema: GraphQLSchema, sofa: SofaModels, route: RestRoute): RestOperation {
-  const document = routeDocument(schema, sofa, route);
+/** The operation a route runs (with its `select`), built and validated once, at start-up. */
+function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
+  const document = routeDocument(schema, route);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors[0].message}`);
   return { document, fieldName: route.operation.split('.')[1] };
 }
 
 /**
- * The REST face: an explicit route table over the plain schema, each route running the document
- * sofa-api builds for its operation straight from Express (no per-request Fetch translation). Only the
- * documented routes are served (sofa's own defaults and /api/webhook* are not): anything else under
- * /api is a 404. Each route authenticates (401), then checks the media type of a body (415) and its
- * raw input (400), then runs.
+ * The REST face: an explicit route table over the plain schema, each route running its operation
+ * document (the route's `select`) straight from Express and wrapping the result in the route's
+ * envelope. Only the documented routes are served: anything else under /api is a 404. Each route
+ * authenticates (401), then checks the media type of a body (415) and its raw input (400), then runs.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
-  const sofa = sofaModels(schema);
-  const operations = new Map(routes.map((route) => [route, restOperation(schema, sofa, route)]));
+  const operations = new Map(routes.map((route) => [route, restOperation(schema, route)]));
 
   const router = express.Router();
   // Only after mediaType below has let the request through: anything it parses is meant as JSON.
@@ -100,12 +98,12 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const run = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       try {
         const body: unknown = readsBody ? (req.body ?? {}) : undefined;
-        // Before anything recursive (the input check, sofa's re-serialisation) walks the input.
+        // Before anything recursive (the input check) walks the input.
         const problems: FieldProblem[] = [
           ...inputProblems(req.params, ''),
           ...inputProblems(req.query, '', { maxDepth, depthField: 'query' }),
           ...inputProblems(body, '', { maxDepth, depthField: 'body' }),
-          // sofa routes again by the URL, which resolves `.` and `..` away: it would run another path than the one checked.
+          // A client or proxy resolves `.` and `..` away: such a path parameter names no row, it only rewrites the URL.
           ...Object.entries(req.params)
             .filter(([, value]) => value === '.' || value === '..')
             .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),

@@ -43,9 +43,9 @@ export interface RestRoute {
   /**
    * What the answer carries of the operation's result: a GraphQL selection on its type, usually a
    * REST shape spread in (`...CatalogSong`, see shapes.ts); aliases give fields their REST names.
-   * Empty for a scalar result. Without it, sofa-api's selection of every field is run.
+   * Empty for a scalar result.
    */
-  select?: string;
+  select: string;
   /** How the edge wraps the result (the contract's envelope); without it the result is the answer. */
   answer?: RestEnvelope;
 }
