@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { reachCondition } from '../../auth/access';
+import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { PagedRow } from '../../db/pages';
 import { hotQuery, pgArray, query, withDates } from '../../db/sql';
@@ -75,15 +75,41 @@ export class ArtistRepository {
     return { reachable: rows[0].reachable, total: Number(rows[0].total), socials };
   }
 
-  /** The artists on the rosters of these owners, by name. */
-  rosterOf(ownerIds: string[]): Promise<RosterArtist[]> {
-    return query<RosterArtist>(
+  /**
+   * The artists on the rosters of these owners, by name; `extra` adds select-list expressions over
+   * the artist row `a` (relations read ahead, graphql/prefetch.ts), returned as further columns.
+   */
+  rosterOf(ownerIds: string[], extra: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
+    return query<RosterArtist & Record<string, unknown>>(
       this.em,
-      `select a.id, a.name, a.image, a.created_at from accounts a
+      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')} from accounts a
         where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
         order by a.name, a.id`,
-      [pgArray(ownerIds)],
+      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds)],
     );
+  }
+
+  /**
+   * Artist.socials read ahead (graphql/prefetch.ts): a SQL expression, for the artist whose id is
+   * the SQL expression `artistId`, giving `{reachable, total, items}`: whether the viewer reaches
+   * the artist and (only then) one page of its socials, oldest link first, and their total.
+   */
+  socialsJson(viewer: Viewer, artistId: string, offset: number, limit: number): SqlCondition {
+    const reach = reachCondition(viewer, artistId);
+    return {
+      sql: `select json_build_object(
+              'reachable', ${reach.sql},
+              'total', case when ${reach.sql} then (select count(*) from account_socials pf_l where pf_l.account_id = ${artistId}) else 0 end,
+              'items', case when ${reach.sql} then coalesce((
+                 select json_agg(json_build_object('id', pf_p.id, 'social_id', pf_s.id, 'username', pf_s.username, 'profile_url', pf_s.profile_url,
+                                                   'avatar', pf_s.avatar, 'bio', pf_s.bio, 'follower_count', pf_s.follower_count,
+                                                   'following_count', pf_s.following_count, 'region', pf_s.region, 'updated_at', pf_s.updated_at)
+                                 order by pf_p.created_at, pf_p.id)
+                   from (select pf_l.id, pf_l.social_id, pf_l.created_at from account_socials pf_l where pf_l.account_id = ${artistId}
+                          order by pf_l.created_at, pf_l.id offset ? limit ?) pf_p
+                   join socials pf_s on pf_s.id = pf_p.social_id), '[]'::json) else '[]'::json end)`,
+      bindings: [...reach.bindings, ...reach.bindings, ...reach.bindings, offset, limit],
+    };
   }
 
   /** A new artist account on the owner's roster, in one transaction. */

@@ -1,8 +1,10 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
+import { planPrefetch } from '../../graphql/prefetch';
 import { artistIdInput, createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 import { ArtistRepository } from './artist.repository';
 import { ArtistService } from './artist.service';
@@ -38,13 +40,17 @@ export class ArtistResolver {
 
   @Authorized()
   @Query(() => [Artist], { description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name' })
-  artists(
+  async artists(
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('account_id', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) account_id?: string | null,
     @Arg('organization_id', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organization_id?: string | null,
   ): Promise<RosterArtist[]> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).roster(viewer, validate(rosterInput, withoutNulls({ account_id, organization_id })));
+    // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
+    const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
+    const rows = await artistService(ctx).roster(viewer, validate(rosterInput, withoutNulls({ account_id, organization_id })), readAhead.columns);
+    return readAhead.prime(rows, (row) => row.id);
   }
 
   @Authorized()

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AccessPolicy } from '../../auth/access';
+import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import type { graphPageInput } from '../../common/validation';
@@ -82,7 +82,7 @@ export class ArtistService {
   }
 
   /** Query.artists (GET /api/artists): the roster of the caller and its organizations, or of account_id / organization_id. */
-  async roster(viewer: Viewer, input: RosterInput): Promise<RosterArtist[]> {
+  async roster(viewer: Viewer, input: RosterInput, readAhead: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
     let owners: string[];
     if (input.organization_id) {
       this.access.assertOrganization(viewer, input.organization_id);
@@ -92,7 +92,7 @@ export class ArtistService {
     } else {
       owners = viewerScope(viewer);
     }
-    return this.repo.rosterOf(owners);
+    return this.repo.rosterOf(owners, readAhead);
   }
 
   /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */

@@ -4,6 +4,7 @@ import type { AppModule } from '../module';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { createArtistLoaders } from './artist.loaders';
 import { artistOperations } from './artist.operations';
+import { artistPrefetch } from './artist.prefetch';
 import { ArtistRepository } from './artist.repository';
 import { ArtistGraphResolver, ArtistResolver, artistService } from './artist.resolver';
 import { ArtistService } from './artist.service';
@@ -22,6 +23,7 @@ export const artistModule = {
   resolvers: [ArtistResolver, ArtistGraphResolver],
   operations: artistOperations,
   loaders: createArtistLoaders,
+  prefetch: artistPrefetch,
   references: {
     /** Only an artist the caller reaches resolves (as Query.artist); any other is null. */
     Artist: {
