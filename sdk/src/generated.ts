@@ -13,7 +13,7 @@ export type CreateApiKeyInput = {
 export type RenderVideoInput = {
   /** video codec: h264 and h265 in MP4, vp8 and vp9 in WebM */
   codec?: string | null | undefined;
-  /** a composition of GET /api/video/compositions */
+  /** the id of one of the compositions (compositions) */
   compositionId: string;
   /** length in frames: 1 to 1800, default 240 */
   durationInFrames?: number | null | undefined;
@@ -21,7 +21,7 @@ export type RenderVideoInput = {
   fps?: number | null | undefined;
   /** height in pixels: 1 to 3840, default 1280 */
   height?: number | null | undefined;
-  /** props of the composition (see GET /api/video/compositions) */
+  /** props of the composition, as its JSON Schema in compositions describes them */
   inputProps?: Record<string, unknown> | null | undefined;
   /** width in pixels: 1 to 3840, default 720 */
   width?: number | null | undefined;
@@ -73,7 +73,7 @@ export type TrackStatsInput = {
   platform_b_track_id?: string | null | undefined;
   /** comma-separated sources (platform_a, platform_b, platform_c, platform_d) or all */
   source: string;
-  /** id from GET /api/research/tracks */
+  /** the stats track id of a research track, as the research tracks list gives it */
   stats_track_id?: string | null | undefined;
   /** include per-source charts[] in data */
   with_charts?: boolean | null | undefined;

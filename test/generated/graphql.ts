@@ -171,7 +171,7 @@ export type TrackStatsInput = {
   platform_b_track_id?: string | null | undefined;
   /** comma-separated sources (platform_a, platform_b, platform_c, platform_d) or all */
   source: string;
-  /** id from GET /api/research/tracks */
+  /** the stats track id of a research track, as the research tracks list gives it */
   stats_track_id?: string | null | undefined;
   /** include per-source charts[] in data */
   with_charts?: boolean | null | undefined;

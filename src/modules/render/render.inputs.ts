@@ -20,9 +20,9 @@ export const renderVideoInput = z.object({
   compositionId: z
     .string({ message: 'is required' })
     .min(1, { message: 'must not be empty' })
-    .describe('a composition of GET /api/video/compositions')
+    .describe('the id of one of the compositions (compositions)')
     .meta({ enum: compositionIds() }),
-  inputProps: z.record(z.string(), z.unknown()).default({}).describe('props of the composition (see GET /api/video/compositions)'),
+  inputProps: z.record(z.string(), z.unknown()).default({}).describe('props of the composition, as its JSON Schema in compositions describes them'),
   width: intIn(1, 3840, 720, 'width in pixels'),
   height: intIn(1, 3840, 1280, 'height in pixels'),
   fps: intIn(1, 60, 30, 'frames per second'),

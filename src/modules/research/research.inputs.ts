@@ -45,7 +45,7 @@ export const trackStatsInput = z
       .pipe(z.string().regex(/^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/, { message: 'must be an ISRC (12 characters, e.g. GBNWR2400001)' }))
       .optional()
       .describe('track ISRC'),
-    stats_track_id: trimmed('stats_track_id').optional().describe('id from GET /api/research/tracks'),
+    stats_track_id: trimmed('stats_track_id').optional().describe('the stats track id of a research track, as the research tracks list gives it'),
     platform_a_track_id: z.string().regex(/^[A-Za-z0-9]{1,64}$/, { message: 'must be a platform_a track id' }).optional(),
     platform_b_track_id: z.string().regex(/^[0-9]{1,20}$/, { message: 'must be a numeric platform_b track id' }).optional(),
     source: sourceList,
@@ -153,12 +153,12 @@ export const researchSearchInput = z.object({
 export type ResearchSearchInput = z.output<typeof researchSearchInput>;
 
 export const artistInput = z.object({
-  artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
+  artist: numericId('artist').describe('a research artist id, as discover and research search list them'),
 });
 export type ArtistInput = z.output<typeof artistInput>;
 
 export const artistTracksInput = z.object({
-  artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
+  artist: numericId('artist').describe('a research artist id, as discover and research search list them'),
   limit: bounded(1, 100, 20).describe('tracks to answer, 1-100, default 20'),
   offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('index of the first track, default 0'),
 });
@@ -166,7 +166,7 @@ export type ArtistTracksInput = z.output<typeof artistTracksInput>;
 
 export const PLAYLIST_STATUSES = ['current', 'past'] as const;
 export const artistPlaylistsInput = z.object({
-  artist: numericId('artist').describe('artist id from GET /api/research/discover or GET /api/research'),
+  artist: numericId('artist').describe('a research artist id, as discover and research search list them'),
   platform: z.enum(CURATOR_PLATFORMS, { message: `must be one of: ${CURATOR_PLATFORMS.join(', ')}` }).default('platform_a').describe('platform_a (default), platform_b or platform_c'),
   status: z.enum(PLAYLIST_STATUSES, { message: 'must be current or past' }).default('current').describe('current (default) or past placements'),
   limit: bounded(1, 100, 20).describe('placements to answer, 1-100, default 20'),
