@@ -2,7 +2,6 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
 import { createServer, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
 import { AppError } from './common/errors';
@@ -28,6 +27,7 @@ import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
+import { requestLogging } from './http/request-log';
 
 export interface App {
   express: express.Express;
@@ -56,9 +56,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.set('trust proxy', deps.config.http.trustProxy);
 
   app.use(
-    pinoHttp({
-      // pino-http's generic logger type is narrower than pino's; the instance is the same.
-      logger: deps.logger as never,
+    requestLogging(deps.logger, {
       genReqId: (req, res) => {
         const given = headerValue(req.headers['x-request-id']);
         const id = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -66,7 +64,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+      ignore: (req) => req.url === '/healthz' || req.url === '/metrics',
     }),
   );
   const metrics = createMetrics(deps.orm);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../common/logger';
+import { lazyChild, Logger } from '../common/logger';
 import type { AppDeps } from '../deps';
 import { AccessPolicy } from '../auth/access';
 import type { Viewer } from '../auth/viewer';
@@ -33,7 +33,8 @@ export interface ContextInput {
 export async function createContext(deps: AppDeps, input: ContextInput): Promise<Context> {
   const em = deps.orm.em.fork() as EntityManager;
   const requestId = input.requestId ?? randomUUID();
-  const log = input.log ?? deps.logger.child({ requestId });
+  // Built when something logs through it (most requests write nothing at the configured level).
+  const log = input.log ?? lazyChild(deps.logger, () => ({ requestId }));
   const viewer = await deps.authenticator.authenticate(em, input.credentials);
   return {
     requestId,

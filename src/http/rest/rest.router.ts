@@ -82,7 +82,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
             credentials: route.public ? {} : { apiKey: headerValue(req.headers['x-api-key']), authorization: req.headers.authorization },
             requestId: String(req.id ?? ''),
             clientIp: req.ip,
-            log: (req as unknown as { log?: AppDeps['logger'] }).log,
+            log: req.log,
           });
         } catch (error) {
           refused = error;
