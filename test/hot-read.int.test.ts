@@ -58,6 +58,22 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
     }
   });
 
+  it('answers the same by its exact path (looked up), with a trailing slash or in another case (the route table), and to HEAD', async () => {
+    const read = (path: string) => http().get(path).query({ runId }).set(as.nora);
+    const exact = await read('/api/tasks/runs');
+    expect(exact.status).toBe(200);
+    for (const path of ['/api/tasks/runs/', '/api/TASKS/Runs']) {
+      const other = await read(path);
+      expect({ status: other.status, body: other.body }).toEqual({ status: 200, body: exact.body });
+    }
+    const head = await http().head('/api/tasks/runs').query({ runId }).set(as.nora);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(exact.headers['content-length']);
+    // Unauthenticated and unknown: the route's own 401, the table's 404.
+    expect((await http().get('/api/tasks/runs').query({ runId })).status).toBe(401);
+    expect((await http().get('/api/tasks/runz').set(as.nora)).body).toEqual({ status: 'error', error: 'No route GET /api/tasks/runz', code: 'NOT_FOUND' });
+  });
+
   it('writes its access line with the request id, secrets redacted', async () => {
     const res = await http().get('/api/tasks/runs').query({ runId }).set(as.nora).set('x-request-id', 'status-read-1');
     expect(res.headers['x-request-id']).toBe('status-read-1');
