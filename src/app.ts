@@ -16,6 +16,7 @@ import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
 import { DOCS_CSP } from './http/docs/pages';
+import { mayBeDocs } from './http/docs/docs.router';
 import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { requestError } from './http/request-errors';
@@ -74,6 +75,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(metrics.middleware);
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
+  // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
+  // router now, as it would after no router in between had matched it, without trying each of theirs.
+  const rest = createRestRouter(deps, plain, routes);
+  app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
   app.use(healthRouter(deps.orm, deps.render.storage));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
@@ -117,7 +122,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps, renderFiles(deps.orm)));
-  app.use('/api', createRestRouter(deps, plain, routes));
+  app.use('/api', rest);
 
   app.use((req: Request, res: Response) => {
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));

@@ -74,6 +74,16 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
     expect((await http().get('/api/tasks/runz').set(as.nora)).body).toEqual({ status: 'error', error: 'No route GET /api/tasks/runz', code: 'NOT_FOUND' });
   });
 
+  it('leaves the docs below /api to the docs router, in any case, and every other /api path to the REST router', async () => {
+    for (const path of ['/api/openapi.json', '/API/OpenAPI.json/', '/api/docs', '/Api/Docs/', '/api/docs/init.js']) {
+      const res = await http().get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+    expect((await http().get('/api/docs/assets/nope.js')).body).toEqual({ status: 'error', error: 'No asset /api/docs/assets/nope.js', code: 'NOT_FOUND' });
+    expect((await http().get('/api/docsx').set(as.nora)).body).toEqual({ status: 'error', error: 'No route GET /api/docsx', code: 'NOT_FOUND' });
+    expect((await http().get('/api/healthz')).body).toEqual({ status: 'error', error: 'No route GET /api/healthz', code: 'NOT_FOUND' });
+  });
+
   it('writes its access line with the request id, secrets redacted', async () => {
     const res = await http().get('/api/tasks/runs').query({ runId }).set(as.nora).set('x-request-id', 'status-read-1');
     expect(res.headers['x-request-id']).toBe('status-read-1');
