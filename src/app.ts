@@ -2,7 +2,6 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
 import { createServer, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
 import { AppError } from './common/errors';
@@ -17,6 +16,7 @@ import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
 import { DOCS_CSP } from './http/docs/pages';
+import { mayBeDocs } from './http/docs/docs.router';
 import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { requestError } from './http/request-errors';
@@ -28,6 +28,7 @@ import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
+import { requestLogging } from './http/request-log';
 
 export interface App {
   express: express.Express;
@@ -56,9 +57,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.set('trust proxy', deps.config.http.trustProxy);
 
   app.use(
-    pinoHttp({
-      // pino-http's generic logger type is narrower than pino's; the instance is the same.
-      logger: deps.logger as never,
+    requestLogging(deps.logger, {
       genReqId: (req, res) => {
         const given = headerValue(req.headers['x-request-id']);
         const id = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -66,7 +65,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+      ignore: (req) => req.url === '/healthz' || req.url === '/metrics',
     }),
   );
   const metrics = createMetrics(deps.orm);
@@ -76,6 +75,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(metrics.middleware);
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
+  // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
+  // router now, as it would after no router in between had matched it, without trying each of theirs.
+  const rest = createRestRouter(deps, plain, routes);
+  app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
   app.use(healthRouter(deps.orm, deps.render.storage));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
@@ -119,7 +122,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps, renderFiles(deps.orm)));
-  app.use('/api', createRestRouter(deps, plain, routes));
+  app.use('/api', rest);
 
   app.use((req: Request, res: Response) => {
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));

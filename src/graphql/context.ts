@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../common/logger';
+import { lazyChild, Logger } from '../common/logger';
 import type { AppDeps } from '../deps';
 import { AccessPolicy } from '../auth/access';
+import { requestEntityManager } from '../db/request-em';
 import type { Viewer } from '../auth/viewer';
 import { Credentials } from '../auth/authenticate';
 import type { Loaders } from '../modules';
@@ -31,9 +32,11 @@ export interface ContextInput {
 }
 
 export async function createContext(deps: AppDeps, input: ContextInput): Promise<Context> {
-  const em = deps.orm.em.fork() as EntityManager;
+  // Forked on first use: a request served by hot reads alone never forks (see requestEntityManager).
+  const em = requestEntityManager(deps.orm);
   const requestId = input.requestId ?? randomUUID();
-  const log = input.log ?? deps.logger.child({ requestId });
+  // Built when something logs through it (most requests write nothing at the configured level).
+  const log = input.log ?? lazyChild(deps.logger, () => ({ requestId }));
   const viewer = await deps.authenticator.authenticate(em, input.credentials);
   return {
     requestId,

@@ -40,7 +40,42 @@ type LoadersOf<M> = M extends { loaders: (em: EntityManager) => infer L } ? L : 
 /** The request's DataLoaders: every module's, by name. */
 export type Loaders = UnionToIntersection<LoadersOf<(typeof registry)[number]>>;
 
-/** Fresh DataLoaders for one request, from every module's factory. */
+const EM = Symbol('entity manager');
+const BUILT = Symbol('loaders built');
+
+interface RequestLoaders {
+  [EM]: EntityManager;
+  [BUILT]?: object[];
+}
+
+/**
+ * Every module's loader names as getters that build that module's loaders (its factory, on the
+ * request's entity manager) on first use. Made once, from the names the factories answer (they
+ * only construct: repositories and DataLoaders, no I/O).
+ */
+function loadersPrototype(em: EntityManager): object {
+  const prototype = {};
+  modules.forEach((module, index) => {
+    const factory = module.loaders;
+    if (!factory) return;
+    for (const name of Object.keys(factory(em))) {
+      Object.defineProperty(prototype, name, {
+        enumerable: true,
+        get(this: RequestLoaders) {
+          const built = (this[BUILT] ??= []);
+          return (built[index] ??= factory(this[EM]))[name as keyof object];
+        },
+      });
+    }
+  });
+  return prototype;
+}
+
+let prototype: object | undefined;
+
+/** Fresh DataLoaders for one request: every module's, each module's made when one of them is first used. */
 export function createLoaders(em: EntityManager): Loaders {
-  return Object.assign({}, ...modules.map((m) => m.loaders?.(em) ?? {}));
+  const loaders = Object.create((prototype ??= loadersPrototype(em))) as RequestLoaders;
+  loaders[EM] = em;
+  return loaders as unknown as Loaders;
 }

@@ -18,6 +18,16 @@ function serveAssets(assets: Record<string, Asset>, route: string): express.Rout
 }
 
 /**
+ * Whether docsRouter may serve a path below /api (given without the /api prefix): a superset of
+ * what its /api routes match (the router ignores case, and takes a trailing slash), so anything
+ * else below /api is the REST router's.
+ */
+export function mayBeDocs(path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower.startsWith('/docs') || lower.startsWith('/openapi.json');
+}
+
+/**
  * The public documentation routes (decisions §2: no credentials): GET /api/openapi.json, the API
  * reference page at /api/docs (Swagger UI) and the assets of both in-browser pages. Mounted before
  * the REST router, which answers 404 for any /api path it does not know.
