@@ -3,7 +3,7 @@ import type { RestRoute } from './route';
 import { restRoutes } from './routes';
 
 const table = (routes: RestRoute[]) => new Map(routes.map((route) => [route, `${route.method} ${route.path}`]));
-const get = (path: string): RestRoute => ({ operation: 'Query.x', method: 'GET', path });
+const get = (path: string): RestRoute => ({ operation: 'Query.x', method: 'GET', path, select: '' });
 
 describe('exactRoutes', () => {
   it('looks up every param-less route of the REST table, with and without a trailing slash, to its own handlers', () => {
