@@ -68,7 +68,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       ignore: (req) => req.url === '/healthz' || req.url === '/metrics',
     }),
   );
-  const metrics = createMetrics(deps.orm);
+  const metrics = createMetrics(deps.orm, { eventLoopResolutionMs: deps.config.http.eventLoopResolutionMs });
   // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
   deps.render.metrics.collectStateWith((sql) => deps.orm.em.getConnection().execute(sql));
   const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);

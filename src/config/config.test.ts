@@ -9,6 +9,7 @@ describe('loadConfig', () => {
     expect(config.database.url).toBeUndefined();
     expect(config.sessions.defaultModelId).toBe('gpt-4o-mini');
     expect(config.publicUrl).toBe('http://localhost:4000');
+    expect(config.http.eventLoopResolutionMs).toBe(100);
   });
 
   it('stops with a message naming the variable when a value is wrong', () => {
@@ -16,6 +17,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ GRAPHQL_INTROSPECTION: 'maybe' })).toThrow(/GRAPHQL_INTROSPECTION/);
+    expect(() => loadConfig({ METRICS_EVENT_LOOP_RESOLUTION_MS: '5' })).toThrow(/METRICS_EVENT_LOOP_RESOLUTION_MS/);
   });
 
   it('treats empty optional values as unset', () => {

@@ -106,6 +106,7 @@ const envSchema = z.object({
       return [...new Set(origins)];
     }),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  METRICS_EVENT_LOOP_RESOLUTION_MS: int(100, 10, 1000),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2}|(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+)(\s*,\s*(loopback|linklocal|uniquelocal|[\d.:/a-fA-F]+))*)$/, { message: 'must be true, false, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs' })
@@ -283,6 +284,11 @@ export interface Config {
     corsOrigins: string[];
     /** Bearer token /metrics requires; unset: /metrics is open (keep it off the public network). */
     metricsToken?: string;
+    /**
+     * Period of the event-loop delay sampler behind nodejs_eventloop_lag_* (prom-client's default is
+     * 10 ms): each period wakes an idle process once, so it costs CPU whatever the traffic.
+     */
+    eventLoopResolutionMs: number;
   };
   /** Request limits: points per minute per credential, GraphQL cost ceiling, websocket caps (README: Limits). */
   requestLimits: {
@@ -421,6 +427,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
       corsOrigins: e.CORS_ORIGINS,
       metricsToken: e.METRICS_TOKEN,
+      eventLoopResolutionMs: e.METRICS_EVENT_LOOP_RESOLUTION_MS,
     },
     providers: {
       mode: e.PROVIDERS,
