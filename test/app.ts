@@ -38,7 +38,9 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   // Suites drive one demo account far harder than any client: budgets are raised unless a test sets them.
-  const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000' };
+  // Each charge is one statement (no lease), so statement counts are the same whatever ran before;
+  // the leases themselves are tested in rate-limit.int.test.ts.
+  const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_LEASE_MAX: '0' };
   const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const providerMode = await startProviderMode(loaded, logger);

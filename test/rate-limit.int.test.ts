@@ -182,3 +182,107 @@ describe('request rate limits (real PostgreSQL)', () => {
     expectHeaders(res, 12, 11);
   });
 });
+
+describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
+  const LIMIT = 200;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_LEASE_MAX: '50' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const charges = (statements: string[]) => statements.filter((sql) => sql.includes('rate_limit_counters')).length;
+
+  it('hands out points reserved ahead with no statement, the headers exact as with one statement a request', async () => {
+    const owner = await createAccount(t.orm);
+    const m = await t.sql.measure(async () => {
+      for (let i = 1; i <= 120; i += 1) {
+        const res = await t.http().get('/api/accounts/me').set(owner.headers);
+        expect(res.status).toBe(200);
+        expectHeaders(res, LIMIT, LIMIT - i);
+      }
+    });
+    // The first request has no lease (one point), the second reserves 1 + 12 (1/16 of the 198 left),
+    // and so on: far fewer charges than requests.
+    expect(charges(m.statements)).toBeLessThanOrEqual(30);
+    expect(charges(m.statements)).toBeGreaterThan(1);
+    // What the instance reserved and has not handed out yet counts as spent in PostgreSQL.
+    const [row] = await t.orm.em.getConnection().execute('select points from rate_limit_counters where key = ?', [`api:acct:${owner.account.id}`]);
+    expect(row.points).toBeGreaterThanOrEqual(120);
+    expect(row.points).toBeLessThanOrEqual(120 + 5);
+  });
+
+  it('refuses a spent window with no statement until it ends', async () => {
+    const owner = await createAccount(t.orm);
+    let allowed = 0;
+    for (let i = 0; i < LIMIT + 5; i += 1) if ((await t.http().get('/api/accounts/me').set(owner.headers)).status === 200) allowed += 1;
+    expect(allowed).toBe(LIMIT);
+    const m = await t.sql.measure(async () => {
+      for (let i = 0; i < 10; i += 1) expectRateLimited(await t.http().get('/api/accounts/me').set(owner.headers));
+    });
+    expect(charges(m.statements)).toBe(0);
+  });
+
+  /** Another instance's charges, as PostgreSQL sees them: the window's count set outright. */
+  const takenElsewhere = (subject: string, points: number) =>
+    t.orm.em.getConnection().execute('update rate_limit_counters set points = ? where key = ?', [points, `api:${subject}`]);
+
+  it('hands out only the leased points that were under the limit when others spent the rest meanwhile', async () => {
+    const owner = await createAccount(t.orm);
+    const me = () => t.http().get('/api/accounts/me').set(owner.headers);
+    // 2 requests: the second leases 12 more (1/16 of the 198 left); 12 requests spend them.
+    for (let i = 0; i < 14; i += 1) expect((await me()).status).toBe(200);
+    // Other instances take all but 5 points; this one's lease is 1 + 12 again, of which only 5 fit.
+    await takenElsewhere(`acct:${owner.account.id}`, LIMIT - 5);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) statuses.push((await me()).status);
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(15).fill(429)]);
+  });
+
+  it('does not hand out leased points twice while a charge that took them is on its way', async () => {
+    const subject = `acct:lease-race-${Date.now()}`;
+    const charge = (points: number) => t.deps.rateLimiter.consume([{ budget: 'api', subject, points }]).then(([d]) => d);
+    await charge(1);
+    // Leases 12 (1/16 of the 198 left).
+    expect(await charge(1)).toMatchObject({ allowed: true, remaining: LIMIT - 2 });
+    // Other instances take the rest but one point: the 12 leased are this instance's, and one more.
+    await takenElsewhere(subject, LIMIT - 1);
+    // A 13-point charge takes the 12 leased and the last point; twelve 1-point charges, started
+    // while it is on its way, find no lease left and are refused.
+    const [big, ...small] = await Promise.all([charge(13), ...Array.from({ length: 12 }, () => charge(1))]);
+    expect(big).toMatchObject({ allowed: true, remaining: 0 });
+    expect(small.map((d) => d.allowed)).toEqual(Array(12).fill(false));
+  });
+
+  it('never lets more than the limit through across two instances, sequential or concurrent', async () => {
+    const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
+    const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
+    try {
+      const servers = [t.app.server, other.server];
+      // Alternating, one at a time: each instance holds a lease the other cannot use.
+      const sequential = await createAccount(t.orm);
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT + 40; i += 1) statuses.push((await supertest(servers[i % 2]).get('/api/accounts/me').set(sequential.headers)).status);
+      const allowed = statuses.filter((s) => s === 200).length;
+      expect(allowed).toBeLessThanOrEqual(LIMIT);
+      // At most one lease of the other instance (1/16 of what was left) goes unused.
+      expect(allowed).toBeGreaterThanOrEqual(LIMIT - Math.ceil(LIMIT / 16));
+      expect(statuses.slice(allowed).every((s) => s === 429)).toBe(true);
+
+      // All at once, on both instances: leases taken while other charges are on their way.
+      const concurrent = await createAccount(t.orm);
+      const burst = await Promise.all(
+        Array.from({ length: LIMIT + 60 }, (_, i) => supertest(servers[i % 2]).get('/api/accounts/me').set(concurrent.headers).then((r) => r.status)),
+      );
+      expect(burst.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      const burstAllowed = burst.filter((s) => s === 200).length;
+      expect(burstAllowed).toBeLessThanOrEqual(LIMIT);
+      expect(burstAllowed).toBeGreaterThanOrEqual(LIMIT - 2 * Math.ceil(LIMIT / 16));
+    } finally {
+      await other.stop();
+      await orm.close(true);
+    }
+  });
+});

@@ -28,10 +28,24 @@ export interface RateDecision {
 
 const WINDOW_S = 60;
 const CLEANUP_INTERVAL_MS = 60_000;
+/** A lease takes at most this share of what a window has left (1/16), so instances leave each other most of it. */
+const LEASE_SHARE = 16;
+/** Subjects an instance keeps a lease for; past it the least recently charged is dropped (its points stay spent). */
+const MAX_LEASES = 10_000;
 
 /** Whose budget a request spends: the account behind the credential, else the client address. */
 export function rateSubject(viewer: Pick<Viewer, 'accountId'> | null | undefined, clientIp: string | undefined): string {
   return viewer ? `acct:${viewer.accountId}` : `ip:${clientIp ?? 'unknown'}`;
+}
+
+/** What this instance knows of one budget of one subject in the current window. */
+interface Lease {
+  /** Points taken in the window as this instance last learnt it, its own charges since included. */
+  used: number;
+  /** Points this instance reserved in PostgreSQL ahead of use and may hand out without a statement. */
+  allowance: number;
+  /** When the window ends (ms since the epoch, by this instance's clock). */
+  endsAt: number;
 }
 
 /**
@@ -39,9 +53,18 @@ export function rateSubject(viewer: Pick<Viewer, 'accountId'> | null | undefined
  * subject has a one-minute window starting at its first request; one statement (an upsert per
  * charged budget, in one round trip) takes the points and answers what is left. Refused requests
  * count too: a client hammering past the limit does not get in earlier.
+ *
+ * Leases: a charge that goes to PostgreSQL may reserve up to `leaseMax` points more (at most 1/16
+ * of what the window has left, none on a subject this instance has not seen in the window), which
+ * this instance then hands out with no statement; once it knows the window is spent it refuses with
+ * no statement until the window ends. Every point handed out was reserved under the limit, so the
+ * instances together never let more through than the limit; points an instance reserved and did not
+ * use count as spent, so a client spreading its requests over several instances may be refused a
+ * little early (at most one lease per other instance).
  */
 export class RateLimiter {
   private timer?: NodeJS.Timeout;
+  private readonly leases = new Map<string, Lease>();
 
   constructor(
     private readonly orm: Orm,
@@ -64,33 +87,60 @@ export class RateLimiter {
     }
     const entries = [...merged.entries()].filter(([, c]) => c.points > 0);
     if (!entries.length) return [];
-    const rows = await hotQuery<{ key: string; points: number; reset_s: number }>(
-      this.orm.em,
-      `insert into rate_limit_counters as c (key, window_start, points)
-       values ${entries.map(() => '(?, now(), ?)').join(', ')}
-       on conflict (key) do update set
-         points = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.points + excluded.points else excluded.points end,
-         window_start = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.window_start else now() end
-       returning key, points, extract(epoch from window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s`,
-      entries.flatMap(([key, c]) => [key, c.points]),
-    );
-    const byKey = new Map(rows.map((r) => [r.key, r]));
-    return entries.map(([key, c]) => {
-      const row = byKey.get(key)!;
-      const limit = this.limitOf(c.budget);
-      return {
-        budget: c.budget,
-        allowed: row.points <= limit,
-        limit,
-        remaining: Math.max(0, limit - row.points),
-        used: row.points,
-        resetS: Math.min(WINDOW_S, Math.max(1, Math.ceil(row.reset_s))),
-      };
-    });
+    const now = Date.now();
+    const decisions = new Map<string, RateDecision>();
+    const toReserve: { key: string; charge: Charge; limit: number; need: number; reserve: number }[] = [];
+    for (const [key, charge] of entries) {
+      const limit = this.limitOf(charge.budget);
+      const lease = this.leaseOf(key, now);
+      if (lease && (lease.allowance >= charge.points || lease.used >= limit)) {
+        // Served here: from the points reserved ahead, or refused (the window's budget is spent).
+        const allowed = lease.allowance >= charge.points;
+        if (allowed) lease.allowance -= charge.points;
+        lease.used += charge.points;
+        decisions.set(key, this.decision(charge.budget, allowed, limit, lease.used, (lease.endsAt - now) / 1000));
+        continue;
+      }
+      // What is left of a lease goes first; the rest, and the next lease, are reserved now.
+      const carried = lease?.allowance ?? 0;
+      // Taken now: a charge arriving while this one is on its way must not hand the same points out.
+      if (lease) lease.allowance = 0;
+      const need = charge.points - carried;
+      const ahead = lease ? Math.max(0, Math.min(this.limits.leaseMax, Math.floor((limit - lease.used - charge.points) / LEASE_SHARE))) : 0;
+      toReserve.push({ key, charge, limit, need, reserve: need + ahead });
+    }
+    if (toReserve.length) {
+      const rows = await hotQuery<{ key: string; points: number; reset_s: number }>(
+        this.orm.em,
+        `insert into rate_limit_counters as c (key, window_start, points)
+         values ${toReserve.map(() => '(?, now(), ?)').join(', ')}
+         on conflict (key) do update set
+           points = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.points + excluded.points else excluded.points end,
+           window_start = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.window_start else now() end
+         returning key, points, extract(epoch from window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s`,
+        toReserve.flatMap((r) => [r.key, r.reserve]),
+      );
+      const byKey = new Map(rows.map((r) => [r.key, r]));
+      for (const r of toReserve) {
+        const row = byKey.get(r.key)!;
+        // Points taken before this statement, by every instance (a fresh window: none).
+        const before = row.points - r.reserve;
+        const used = before + r.need;
+        const allowed = used <= r.limit;
+        // Of the points reserved ahead, those under the limit are this instance's to hand out.
+        const allowance = allowed ? Math.min(r.reserve - r.need, r.limit - used) : 0;
+        this.keepLease(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
+        // (Points carried from the lease were reserved earlier: `before` holds them already.)
+        decisions.set(r.key, this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s));
+      }
+    }
+    return entries.map(([key]) => decisions.get(key)!);
   }
 
   /** Drops windows that have ended; every instance runs it once a minute. Returns the rows removed. */
   async cleanup(): Promise<number> {
+    const now = Date.now();
+    for (const [key, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(key);
     const rows = await this.orm.em
       .getConnection()
       .execute<{ n: number }[]>(`with gone as (delete from rate_limit_counters where window_start <= now() - interval '${WINDOW_S} seconds' returning 1) select count(*)::int as n from gone`);
@@ -100,6 +150,42 @@ export class RateLimiter {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  private decision(budget: Budget, allowed: boolean, limit: number, used: number, secondsLeft: number): RateDecision {
+    return {
+      budget,
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - used),
+      used,
+      resetS: Math.min(WINDOW_S, Math.max(1, Math.ceil(secondsLeft))),
+    };
+  }
+
+  /** This instance's lease on a key while its window lasts. */
+  private leaseOf(key: string, now: number): Lease | undefined {
+    const lease = this.leases.get(key);
+    if (lease && lease.endsAt <= now) {
+      this.leases.delete(key);
+      return undefined;
+    }
+    return lease;
+  }
+
+  private keepLease(key: string, lease: Lease): void {
+    const held = this.leases.get(key);
+    // Another charge's reservation answered first in the same window: both reservations are this
+    // instance's (disjoint points under the limit), so their allowances add up.
+    if (held && Math.abs(held.endsAt - lease.endsAt) < 5_000) {
+      const end = Math.max(held.used + held.allowance, lease.used + lease.allowance);
+      lease.allowance += held.allowance;
+      lease.used = end - lease.allowance;
+    }
+    // Re-inserted, so the map's order is the order of last reservation and the first key the least recent.
+    this.leases.delete(key);
+    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    this.leases.set(key, lease);
   }
 
   private startCleanup(): void {

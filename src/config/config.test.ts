@@ -66,8 +66,8 @@ describe('loadConfig', () => {
 });
 
 describe('request limits', () => {
-  it('defaults to 600 points a minute, 60 for research, a cost ceiling of 600, 20 subscriptions and 10 connections', () => {
-    expect(loadConfig({}).requestLimits).toEqual({ perMinute: 600, researchPerMinute: 60, graphqlMaxCost: 600, wsMaxSubscriptions: 20, wsMaxConnectionsPerAccount: 10 });
+  it('defaults to 600 points a minute, 60 for research, leases of 50, a cost ceiling of 600, 20 subscriptions and 10 connections', () => {
+    expect(loadConfig({}).requestLimits).toEqual({ perMinute: 600, researchPerMinute: 60, leaseMax: 50, graphqlMaxCost: 600, wsMaxSubscriptions: 20, wsMaxConnectionsPerAccount: 10 });
   });
 
   it('reads each variable and refuses zero, negatives and words naming the variable', () => {
@@ -77,8 +77,10 @@ describe('request limits', () => {
       GRAPHQL_MAX_COST: '900',
       GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5',
       GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '3',
+      RATE_LIMIT_LEASE_MAX: '0',
     });
-    expect(config.requestLimits).toEqual({ perMinute: 1200, researchPerMinute: 30, graphqlMaxCost: 900, wsMaxSubscriptions: 5, wsMaxConnectionsPerAccount: 3 });
+    expect(config.requestLimits).toEqual({ perMinute: 1200, researchPerMinute: 30, leaseMax: 0, graphqlMaxCost: 900, wsMaxSubscriptions: 5, wsMaxConnectionsPerAccount: 3 });
+    for (const bad of ['-1', 'lots', '1.5', '100001']) expect(() => loadConfig({ RATE_LIMIT_LEASE_MAX: bad })).toThrow(/RATE_LIMIT_LEASE_MAX/);
     for (const name of ['RATE_LIMIT_PER_MINUTE', 'RESEARCH_RATE_LIMIT_PER_MINUTE', 'GRAPHQL_MAX_COST', 'GRAPHQL_WS_MAX_SUBSCRIPTIONS', 'GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT']) {
       for (const bad of ['0', '-5', 'lots', '1.5']) expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
     }

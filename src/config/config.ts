@@ -168,6 +168,7 @@ const envSchema = z.object({
   // Request limits (issue 12): per-credential rate budgets, GraphQL operation cost, websocket caps.
   RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
   RESEARCH_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000_000),
+  RATE_LIMIT_LEASE_MAX: int(50, 0, 100_000),
   GRAPHQL_MAX_COST: int(600, 1, 1_000_000_000),
   GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: int(10, 1, 10_000),
@@ -296,6 +297,11 @@ export interface Config {
     perMinute: number;
     /** Points a minute for routes and fields that spend provider quota. */
     researchPerMinute: number;
+    /**
+     * Points of a budget an instance may take ahead in one statement and hand out without one (at
+     * most 1/16 of what the window has left); 0: a statement for every charge let through.
+     */
+    leaseMax: number;
     /** Highest cost one GraphQL operation may have; a costlier one is a 400. */
     graphqlMaxCost: number;
     wsMaxSubscriptions: number;
@@ -487,6 +493,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestLimits: {
       perMinute: e.RATE_LIMIT_PER_MINUTE,
       researchPerMinute: e.RESEARCH_RATE_LIMIT_PER_MINUTE,
+      leaseMax: e.RATE_LIMIT_LEASE_MAX,
       graphqlMaxCost: e.GRAPHQL_MAX_COST,
       wsMaxSubscriptions: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS,
       wsMaxConnectionsPerAccount: e.GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT,
