@@ -88,11 +88,13 @@ export class RateLimiter {
     const entries = [...merged.entries()].filter(([, c]) => c.points > 0);
     if (!entries.length) return [];
     const now = Date.now();
+    // RATE_LIMIT_LEASE_MAX=0: nothing is decided here, every charge is a statement.
+    const leasing = this.limits.leaseMax > 0;
     const decisions = new Map<string, RateDecision>();
     const toReserve: { key: string; charge: Charge; limit: number; need: number; reserve: number }[] = [];
     for (const [key, charge] of entries) {
       const limit = this.limitOf(charge.budget);
-      const lease = this.leaseOf(key, now);
+      const lease = leasing ? this.leaseOf(key, now) : undefined;
       if (lease && (lease.allowance >= charge.points || lease.used >= limit)) {
         // Served here: from the points reserved ahead, or refused (the window's budget is spent).
         const allowed = lease.allowance >= charge.points;
@@ -129,7 +131,7 @@ export class RateLimiter {
         const allowed = used <= r.limit;
         // Of the points reserved ahead, those under the limit are this instance's to hand out.
         const allowance = allowed ? Math.min(r.reserve - r.need, r.limit - used) : 0;
-        this.keepLease(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
+        if (leasing) this.keepLease(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
         // (Points carried from the lease were reserved earlier: `before` holds them already.)
         decisions.set(r.key, this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s));
       }

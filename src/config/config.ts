@@ -299,7 +299,7 @@ export interface Config {
     researchPerMinute: number;
     /**
      * Points of a budget an instance may take ahead in one statement and hand out without one (at
-     * most 1/16 of what the window has left); 0: a statement for every charge let through.
+     * most 1/16 of what the window has left); 0: every charge is a statement, nothing kept here.
      */
     leaseMax: number;
     /** Highest cost one GraphQL operation may have; a costlier one is a 400. */
