@@ -54,8 +54,9 @@ interface Lease {
  * charged budget, in one round trip) takes the points and answers what is left. Refused requests
  * count too: a client hammering past the limit does not get in earlier.
  *
- * Leases: a charge that goes to PostgreSQL may reserve up to `leaseMax` points more (at most 1/16
- * of what the window has left, none on a subject this instance has not seen in the window), which
+ * Leases: a charge that goes to PostgreSQL may reserve points for up to `leaseMax` more charges of
+ * its size (at most 1/16 of what the window has left, none on a subject this instance has not seen
+ * in the window), which
  * this instance then hands out with no statement; once it knows the window is spent it refuses with
  * no statement until the window ends. Every point handed out was reserved under the limit, so the
  * instances together never let more through than the limit; points an instance reserved and did not
@@ -108,7 +109,8 @@ export class RateLimiter {
       // Taken now: a charge arriving while this one is on its way must not hand the same points out.
       if (lease) lease.allowance = 0;
       const need = charge.points - carried;
-      const ahead = lease ? Math.max(0, Math.min(this.limits.leaseMax, Math.floor((limit - lease.used - charge.points) / LEASE_SHARE))) : 0;
+      // Up to leaseMax more charges of this size (a costly GraphQL page leases as many requests as a cheap one).
+      const ahead = lease ? Math.max(0, Math.min(this.limits.leaseMax * charge.points, Math.floor((limit - lease.used - charge.points) / LEASE_SHARE))) : 0;
       toReserve.push({ key, charge, limit, need, reserve: need + ahead });
     }
     if (toReserve.length) {

@@ -298,8 +298,9 @@ export interface Config {
     /** Points a minute for routes and fields that spend provider quota. */
     researchPerMinute: number;
     /**
-     * Points of a budget an instance may take ahead in one statement and hand out without one (at
-     * most 1/16 of what the window has left); 0: every charge is a statement, nothing kept here.
+     * Charges (of the size of the one that takes the lease) an instance may take ahead in one
+     * statement and serve without one (at most 1/16 of what the window has left); 0: every charge is
+     * a statement, nothing kept here.
      */
     leaseMax: number;
     /** Highest cost one GraphQL operation may have; a costlier one is a 400. */
