@@ -48,6 +48,17 @@ function fragmentsOf(selection: string): FragmentDefinitionNode[] {
  * shapes spread in as named fragments (validated against the schema at start-up).
  */
 export function routeDocument(schema: GraphQLSchema, route: Pick<RestRoute, 'operation' | 'select'>): DocumentNode {
+  // Built once per schema and route: the REST executor and the OpenAPI document read the same one.
+  let built = documentsBySchema.get(schema);
+  if (!built) documentsBySchema.set(schema, (built = new WeakMap()));
+  let document = built.get(route);
+  if (!document) built.set(route, (document = buildRouteDocument(schema, route)));
+  return document;
+}
+
+const documentsBySchema = new WeakMap<GraphQLSchema, WeakMap<Pick<RestRoute, 'operation' | 'select'>, DocumentNode>>();
+
+function buildRouteDocument(schema: GraphQLSchema, route: Pick<RestRoute, 'operation' | 'select'>): DocumentNode {
   const [kind, fieldName] = route.operation.split('.') as ['Query' | 'Mutation', string];
   const root = kind === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[fieldName];

@@ -1,6 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
-import { DocumentNode, ExecutionResult, GraphQLSchema, validate } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { ExecutionResult, GraphQLSchema, validate } from 'graphql';
+import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
@@ -24,23 +24,28 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
 }
 
 interface RestOperation {
-  document: DocumentNode;
   fieldName: string;
-  /** The document compiled to a function (graphql-jit): no walk of the document per request. */
+  /** Runs the document compiled to a function (graphql-jit) on the route's first request, then reused. */
   run(context: Context, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
 
-/** The operation a route runs (with its `select`), built, validated and compiled once, at start-up. */
+/** The operation a route runs (with its `select`), built and validated at start-up, compiled on first use. */
 function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
+  const where = `REST route ${route.method} ${route.path}`;
   const document = routeDocument(schema, route);
   const errors = validate(schema, document);
-  if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors[0].message}`);
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`REST route ${route.method} ${route.path}: ${compiled.errors?.[0]?.message ?? 'does not compile'}`);
+  if (errors.length) throw new Error(`${where}: ${errors[0].message}`);
+  let compiled: CompiledQuery | undefined;
   return {
-    document,
     fieldName: route.operation.split('.')[1],
-    run: (context, variables) => compiled.query(undefined, context, variables),
+    run(context, variables) {
+      if (!compiled) {
+        const result = compileQuery(schema, document);
+        if (!isCompiledQuery(result)) throw new Error(`${where}: ${result.errors?.[0]?.message ?? 'does not compile'}`);
+        compiled = result;
+      }
+      return compiled.query(undefined, context, variables);
+    },
   };
 }
 

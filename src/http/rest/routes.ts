@@ -8,8 +8,11 @@ const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOU
 /** The one answer of both membership routes: the organization, its members and pending invitations. */
 const MEMBERS = 'organization { ...Organization } members { ...OrganizationMember } invitations { ...OrganizationInvitee }';
 const MEMBERS_ANSWER = 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}';
-/** The one answer of both socials routes. */
-const SOCIALS_RESULT = 'Answer of GET /api/artist/socials and GET /api/artists/{id}/socials';
+/** The one answer of both socials routes: a page of profiles. */
+const SOCIALS_PAGE: Pick<RestRoute, 'select' | 'answer'> = {
+  select: 'items { ...SocialProfile } pagination { ...Pagination }',
+  answer: { key: 'socials', page: true, name: 'SocialsResult', description: 'Answer of GET /api/artist/socials and GET /api/artists/{id}/socials' },
+};
 
 /**
  * The REST contract (api-spec.md): every documented path, the GraphQL root field that serves it,
@@ -60,16 +63,14 @@ export const restRoutes: RestRoute[] = [
     method: 'GET',
     path: '/artist/socials',
     tags: ['artists'],
-    select: 'items { ...SocialProfile } pagination { ...Pagination }',
-    answer: { key: 'socials', page: true, name: 'SocialsResult', description: SOCIALS_RESULT },
+    ...SOCIALS_PAGE,
   },
   {
     operation: 'Query.artistSocialsById',
     method: 'GET',
     path: '/artists/:id/socials',
     tags: ['artists'],
-    select: 'items { ...SocialProfile } pagination { ...Pagination }',
-    answer: { key: 'socials', page: true, name: 'SocialsResult', description: SOCIALS_RESULT },
+    ...SOCIALS_PAGE,
   },
   { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artists', name: 'ArtistsResult' } },
   { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artist', name: 'ArtistResult' } },
