@@ -41,7 +41,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Each charge is one statement (no lease), so statement counts are the same whatever ran before;
   // the leases themselves are tested in rate-limit.int.test.ts.
   const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_LEASE_MAX: '0' };
-  const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
+  // Every GraphQL operation runs compiled (graphql-jit) from its first run, as a busy server runs its
+  // repeated ones; test/graphql-compiled.int.test.ts runs the default (graphql-js first).
+  const execution = { GRAPHQL_COMPILE_AFTER: '0' };
+  const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...execution, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const providerMode = await startProviderMode(loaded, logger);
   const config = providerMode.config;

@@ -87,6 +87,15 @@ describe('request limits', () => {
   });
 });
 
+describe('GRAPHQL_COMPILE_AFTER', () => {
+  it('compiles an operation at its second run by default, at its first with 0, and refuses what is not a count', () => {
+    expect(loadConfig({}).graphql.compileAfter).toBe(1);
+    expect(loadConfig({ GRAPHQL_COMPILE_AFTER: '0' }).graphql.compileAfter).toBe(0);
+    expect(loadConfig({ GRAPHQL_COMPILE_AFTER: '25' }).graphql.compileAfter).toBe(25);
+    for (const bad of ['-1', 'often', '1.5', '1000001']) expect(() => loadConfig({ GRAPHQL_COMPILE_AFTER: bad })).toThrow(/GRAPHQL_COMPILE_AFTER/);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('defaults to trusting only loopback proxies and parses hop counts and booleans', () => {
     expect(loadConfig({}).http.trustProxy).toBe('loopback');

@@ -82,6 +82,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: int(12, 2, 64),
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
+  GRAPHQL_COMPILE_AFTER: int(1, 0, 1_000_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
@@ -275,7 +276,13 @@ export interface Config {
     signupLimitPerAddressPerHour: number;
   };
   sessions: { defaultModelId: string };
-  graphql: { maxDepth: number; maxTokens: number; introspection: boolean };
+  graphql: {
+    maxDepth: number;
+    maxTokens: number;
+    introspection: boolean;
+    /** Runs of a document on graphql-js before Apollo runs it compiled (graphql-jit); 0: compiled from its first run. */
+    compileAfter: number;
+  };
   http: {
     bodyLimit: string;
     /** Deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
@@ -427,7 +434,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signupLimitPerAddressPerHour: e.SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR,
     },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION, compileAfter: e.GRAPHQL_COMPILE_AFTER },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AppDeps } from '../deps';
 import { toAppError, toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
+import { CompiledExecutionOptions, compiledExecution } from './executor';
 import { depthLimit } from './limits';
 import { variablesDepthPlugin } from './input-guard';
 import { stripSuggestions } from './introspection';
@@ -46,9 +47,16 @@ export function subscriptionsOverWebsocketsOnly(): ApolloServerPlugin<Context> {
 }
 
 /** Apollo Server over the subgraph schema, with masked internal errors and operation limits. */
-export function createApollo(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, extraPlugins: ApolloServerPlugin<Context>[] = []) {
+export function createApollo(
+  deps: AppDeps,
+  schema: GraphQLSchema,
+  httpServer: Server,
+  extraPlugins: ApolloServerPlugin<Context>[] = [],
+  onRun?: CompiledExecutionOptions['onRun'],
+) {
   return new ApolloServer<Context>({
-    schema,
+    // Apollo's pipeline (parse, validate, plugins, error formatting) over an executor that runs compiled operations.
+    gateway: compiledExecution(schema, { compileAfter: deps.config.graphql.compileAfter, onRun }),
     introspection: deps.config.graphql.introspection,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown: drain, then close the pool, then stop PostgreSQL.

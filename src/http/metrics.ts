@@ -11,6 +11,8 @@ export interface Metrics {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
   /** Counts one refusal by a rate limit or cap (GraphQL and websockets; REST sets res.locals.rateLimited). */
   rateLimited(route: string, budget: string): void;
+  /** Counts one GraphQL operation Apollo ran, compiled (graphql-jit) or interpreted (graphql-js). */
+  graphqlExecuted(execution: 'compiled' | 'interpreted'): void;
 }
 
 /** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
@@ -56,6 +58,15 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
   });
   const rateLimited = (route: string, budget: string) => rateLimitRejections.inc({ route, budget });
 
+  // Operations over HTTP by how they ran: compiled once their document came back (GRAPHQL_COMPILE_AFTER), or on graphql-js.
+  const graphqlOperations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations over HTTP that reached execution, by how they ran: compiled (graphql-jit) or interpreted (graphql-js)',
+    labelNames: ['execution'] as const,
+    registers: [registry],
+  });
+  const graphqlExecuted = (execution: 'compiled' | 'interpreted') => graphqlOperations.inc({ execution });
+
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
     res.on('finish', () => {
@@ -66,7 +77,7 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
     });
     next();
   };
-  return { registry, middleware, rateLimited };
+  return { registry, middleware, rateLimited, graphqlExecuted };
 }
 
 interface TarnPool {

@@ -1,0 +1,121 @@
+import { createTestApp, TestApp } from './app';
+import { addSong, createAccount, createCatalog, CreatedAccount } from './factories';
+
+/**
+ * Apollo runs an operation on graphql-js until its document comes back GRAPHQL_COMPILE_AFTER
+ * times (1 by default), then compiled by graphql-jit (src/graphql/executor.ts). A client cannot
+ * tell which: the same answers, errors and statuses either way. The rest of the suite runs with
+ * GRAPHQL_COMPILE_AFTER=0 (every operation compiled); this file runs the default.
+ */
+describe('GraphQL operations compiled once their document comes back', () => {
+  let t: TestApp;
+  let owner: CreatedAccount;
+  let stranger: CreatedAccount;
+  let catalogId: string;
+
+  const SONGS = `query Songs($input: CatalogSongsInput!) {
+    catalogSongs(input: $input) { items { isrc name artists: credits { name } } pagination { total_count page limit total_pages } }
+  }`;
+
+  const operations = async (): Promise<{ compiled: number; interpreted: number }> => {
+    const text = (await t.http().get('/metrics')).text;
+    const count = (execution: string) => Number(new RegExp(`^graphql_operations_total\\{execution="${execution}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { compiled: count('compiled'), interpreted: count('interpreted') };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ seed: false, env: { GRAPHQL_COMPILE_AFTER: '1' } });
+    owner = await createAccount(t.orm, { name: 'Owner' });
+    stranger = await createAccount(t.orm, { name: 'Stranger' });
+    const catalog = await createCatalog(t.orm, { linkedTo: [owner.account.id] });
+    catalogId = catalog.id;
+    for (const name of ['One', 'Two', 'Three']) await addSong(t.orm, catalogId, { name, artistIds: [owner.account.id] });
+  });
+  afterAll(() => t?.close());
+
+  it('answers the same before and after the compilation, and compiles at the second run', async () => {
+    const before = await operations();
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, owner.headers));
+    const after = await operations();
+    expect(after.interpreted - before.interpreted).toBe(1);
+    expect(after.compiled - before.compiled).toBe(2);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(answers[0].text);
+    }
+    expect(answers[0].body.data.catalogSongs.items).toHaveLength(2);
+    expect(answers[0].body.data.catalogSongs.items[0].artists).toEqual([{ name: 'Owner' }]);
+    expect(answers[0].body.data.catalogSongs.pagination).toEqual({ total_count: 3, page: 1, limit: 2, total_pages: 2 });
+  });
+
+  it('runs the compiled operation with each request’s own variables and viewer', async () => {
+    const page2 = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2, page: 2 } }, owner.headers);
+    expect(page2.body.data.catalogSongs.items).toHaveLength(1);
+    // The stranger reaches no song of the catalog, compiled or not.
+    const refused = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, stranger.headers);
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ path: ['catalogSongs'], extensions: expect.objectContaining({ code: expect.stringMatching(/^(FORBIDDEN|NOT_FOUND)$/) }) }),
+    ]);
+    expect(JSON.stringify(refused.body)).not.toContain('One');
+  });
+
+  it('gives a resolver’s error the same answer whether the operation runs compiled or not', async () => {
+    const query = `query Missing($input: CatalogSongsInput!) { catalogSongs(input: $input) { items { isrc } } }`;
+    const variables = { input: { catalog_id: '00000000-0000-4000-8000-00000000dead', limit: 1 } };
+    const before = await operations();
+    const first = await t.graphql(query, variables, owner.headers);
+    const second = await t.graphql(query, variables, owner.headers);
+    expect((await operations()).compiled - before.compiled).toBe(1);
+    expect(second.status).toBe(first.status);
+    expect(second.body).toEqual(first.body);
+    expect(first.body.errors).toEqual([
+      {
+        message: 'Catalog 00000000-0000-4000-8000-00000000dead not found',
+        locations: [{ line: 1, column: 45 }],
+        path: ['catalogSongs'],
+        extensions: { code: 'NOT_FOUND' },
+      },
+    ]);
+  });
+
+  it('answers variables that do not coerce as graphql-js does (400, the variable named), compiled document or not', async () => {
+    // Compiled by its first two runs with good variables.
+    await t.graphql(SONGS, { input: { catalog_id: catalogId } }, owner.headers);
+    const answers = [];
+    for (let i = 0; i < 2; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 'many' } }, owner.headers));
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(answer.body.errors[0].message).toMatch(/^Variable "\$input" got invalid value "many" at "input.limit"; Int cannot represent non-integer value: "many"/);
+      expect(answer.body).toEqual(answers[0].body);
+    }
+    expect(answers[0].body.data).toBeUndefined();
+  });
+
+  it('runs a compiled mutation once per request', async () => {
+    const mutation = `mutation Add($input: AddCatalogInput!) { addCatalog(input: $input) { id name } }`;
+    const before = await operations();
+    const made = [];
+    for (const name of ['First', 'Second', 'Third']) made.push(await t.graphql(mutation, { input: { name } }, owner.headers));
+    expect((await operations()).compiled - before.compiled).toBe(2);
+    expect(made.map((answer) => answer.body.data.addCatalog.name)).toEqual(['First', 'Second', 'Third']);
+    const [{ count }] = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ count: string }[]>(`select count(*) from catalogs where name in ('First', 'Second', 'Third')`);
+    expect(Number(count)).toBe(3);
+  });
+
+  it('compiles nothing for documents that each run once', async () => {
+    const before = await operations();
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await t.graphql(`{ me { id } alias${i}: me { name } }`, undefined, owner.headers);
+      expect(answer.body.data[`alias${i}`]).toEqual({ name: 'Owner' });
+    }
+    const after = await operations();
+    expect(after.compiled).toBe(before.compiled);
+    expect(after.interpreted - before.interpreted).toBe(5);
+  });
+});
