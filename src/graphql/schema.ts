@@ -1,7 +1,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLDirective, GraphQLSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
-import { AuthChecker, buildSchema, createResolversMap, NonEmptyArray } from 'type-graphql';
+import { GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { AuthChecker, buildSchema, createResolversMap, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
 import type { Context } from './context';
 import { requireRouterSecret } from './federation';
@@ -53,7 +53,40 @@ export async function buildPlainSchema(options: PlainSchemaOptions): Promise<Gra
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
-  return settleMutations(guardArguments(schema));
+  return settleMutations(guardArguments(readPlainFieldsDirectly(schema)));
+}
+
+/**
+ * type-graphql gives every plain `@Field` a resolver of its own that hands the resolver's data to
+ * the field's middlewares (none) and returns `source[property]`: one call and one object per field
+ * of every item of a page. Where that is all it does (no field resolver, no @Authorized, no
+ * @UseMiddleware, property named as the field; this schema has no global middlewares), the field
+ * is left to the default resolver, which reads the same property; graphql-jit then compiles the
+ * read into the operation instead of calling a function.
+ */
+function readPlainFieldsDirectly(schema: GraphQLSchema): GraphQLSchema {
+  const storage = getMetadataStorage();
+  // Field resolvers by the class they resolve for (`@Resolver(() => Song)` … `@FieldResolver() credits`).
+  const resolved = new Map<unknown, Set<string>>();
+  for (const resolver of storage.fieldResolvers) {
+    const target = resolver.getObjectType?.();
+    if (!resolved.has(target)) resolved.set(target, new Set());
+    resolved.get(target)!.add(resolver.methodName);
+  }
+  const hasResolver = (target: unknown, name: string) => resolved.get(target)?.has(name) === true;
+  for (const objectType of storage.objectTypes) {
+    const type = schema.getType(objectType.name);
+    if (!isObjectType(type)) continue;
+    const fields = type.getFields();
+    for (const field of objectType.fields ?? []) {
+      const graphqlField = fields[field.schemaName];
+      if (!graphqlField?.resolve || field.name !== field.schemaName || field.params?.length) continue;
+      if (field.roles !== undefined || field.middlewares?.length) continue;
+      if (hasResolver(objectType.target, field.name) || hasResolver(field.target, field.name)) continue;
+      graphqlField.resolve = undefined;
+    }
+  }
+  return schema;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
