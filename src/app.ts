@@ -93,7 +93,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Request limits: every operation is weighed and charged (REST routes charge in the router).
   const providerFields = providerFieldsOf(plain);
   const onGraphqlLimited = (budget: string) => metrics.rateLimited('/graphql', budget);
-  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited)], metrics.graphqlExecuted);
+  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited)], {
+    onRun: metrics.graphqlExecuted,
+    onCompile: metrics.graphqlCompiled,
+  });
   await apollo.start();
   app.use(
     '/graphql',

@@ -1,6 +1,17 @@
 import { createTestApp, TestApp } from './app';
 import { addSong, createAccount, createCatalog, CreatedAccount } from './factories';
 
+/** How many GraphQL operations an app ran compiled and interpreted, and how many it compiled (its /metrics). */
+async function readOperations(app: TestApp): Promise<{ compiled: number; interpreted: number; compilations: number }> {
+  const text = (await app.http().get('/metrics')).text;
+  const read = (pattern: string) => Number(new RegExp(`^${pattern} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    compiled: read('graphql_operations_total\\{execution="compiled"\\}'),
+    interpreted: read('graphql_operations_total\\{execution="interpreted"\\}'),
+    compilations: read('graphql_compilations_total'),
+  };
+}
+
 /**
  * Apollo runs an operation on graphql-js until its document comes back GRAPHQL_COMPILE_AFTER
  * times (1 by default), then compiled by graphql-jit (src/graphql/executor.ts). A client cannot
@@ -17,11 +28,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
     catalogSongs(input: $input) { items { isrc name artists: credits { name } } pagination { total_count page limit total_pages } }
   }`;
 
-  const operations = async (): Promise<{ compiled: number; interpreted: number }> => {
-    const text = (await t.http().get('/metrics')).text;
-    const count = (execution: string) => Number(new RegExp(`^graphql_operations_total\\{execution="${execution}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-    return { compiled: count('compiled'), interpreted: count('interpreted') };
-  };
+  const operations = () => readOperations(t);
 
   beforeAll(async () => {
     t = await createTestApp({ seed: false, env: { GRAPHQL_COMPILE_AFTER: '1' } });
@@ -117,5 +124,52 @@ describe('GraphQL operations compiled once their document comes back', () => {
     const after = await operations();
     expect(after.compiled).toBe(before.compiled);
     expect(after.interpreted - before.interpreted).toBe(5);
+  });
+
+  it('keeps a compiled operation: its next runs compile nothing', async () => {
+    const before = await operations();
+    await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 1 } }, owner.headers);
+    const after = await operations();
+    expect(after.compiled - before.compiled).toBe(1);
+    expect(after.compilations).toBe(before.compilations);
+  });
+});
+
+describe('GRAPHQL_COMPILED_MAX', () => {
+  const query = (n: number) => `query Doc${n} { me { id } }`;
+
+  it('keeps the compiled operations of that many documents, the least recently run dropped first', async () => {
+    const t = await createTestApp({ seed: false, env: { GRAPHQL_COMPILE_AFTER: '1', GRAPHQL_COMPILED_MAX: '2' } });
+    try {
+      const owner = await createAccount(t.orm);
+      const run = async (n: number) => expect((await t.graphql(query(n), undefined, owner.headers)).body.data.me.id).toBe(owner.account.id);
+      const start = await readOperations(t);
+      for (const n of [1, 1, 2, 2]) await run(n);
+      expect((await readOperations(t)).compilations - start.compilations).toBe(2);
+      // Document 1 was run less recently than 2: a third document drops it, and it is compiled again when it comes back.
+      await run(3);
+      await run(3);
+      await run(2);
+      expect((await readOperations(t)).compilations - start.compilations).toBe(3);
+      await run(1);
+      const end = await readOperations(t);
+      expect(end.compilations - start.compilations).toBe(4);
+      // Every run after a document's first ran compiled.
+      expect(end.compiled - start.compiled).toBe(5);
+      expect(end.interpreted - start.interpreted).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with 0 compiles nothing: every operation runs on graphql-js', async () => {
+    const t = await createTestApp({ seed: false, env: { GRAPHQL_COMPILE_AFTER: '0', GRAPHQL_COMPILED_MAX: '0' } });
+    try {
+      const owner = await createAccount(t.orm);
+      for (let i = 0; i < 3; i += 1) expect((await t.graphql(query(1), undefined, owner.headers)).body.data.me.id).toBe(owner.account.id);
+      expect(await readOperations(t)).toEqual({ compiled: 0, interpreted: 3, compilations: 0 });
+    } finally {
+      await t.close();
+    }
   });
 });

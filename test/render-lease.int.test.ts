@@ -26,6 +26,16 @@ const jobsOf = (t: TestApp, runId: string) =>
   t.orm.em.getConnection().execute<{ id: string; state: string }[]>(
     "select id, state::text from pgboss.job where name = 'render-video' and data->>'runId' = ? order by created_on", [runId]);
 
+/** The run's jobs once none is still active (pg-boss marks a job completed after its handler returns), or after `withinMs`. */
+async function settledJobsOf(t: TestApp, runId: string, withinMs: number): Promise<{ id: string; state: string }[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const jobs = await jobsOf(t, runId);
+    if (jobs.every((job) => job.state !== 'active') || Date.now() > deadline) return jobs;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Scratch entries of a run still under `.tmp` once they are gone or `withinMs` has passed. */
 async function scratchLeftAfter(t: TestApp, runId: string, withinMs: number): Promise<string[]> {
   const deadline = Date.now() + withinMs;
@@ -69,7 +79,7 @@ describe('a killed worker\'s render resumes within a minute (default lease setti
     // The winning attempt removes its scratch right after it commits COMPLETED: give it a moment.
     expect(await scratchLeftAfter(t, runId, 10_000)).toEqual([]);
     // The dead attempt's job was cancelled and replaced by one the new worker completed.
-    expect(await jobsOf(t, runId)).toEqual([{ id: firstJob.id, state: 'cancelled' }, { id: expect.any(String), state: 'completed' }]);
+    expect(await settledJobsOf(t, runId, 10_000)).toEqual([{ id: firstJob.id, state: 'cancelled' }, { id: expect.any(String), state: 'completed' }]);
     const metrics = await t.http().get('/metrics');
     expect(metrics.text).toMatch(/render_lease_takeovers_total 1/);
     console.log(`[render-lease] SIGKILLed worker's run completed ${(resumedInMs / 1000).toFixed(1)} s after the kill`);

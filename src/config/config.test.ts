@@ -87,12 +87,18 @@ describe('request limits', () => {
   });
 });
 
-describe('GRAPHQL_COMPILE_AFTER', () => {
+describe('GRAPHQL_COMPILE_AFTER and GRAPHQL_COMPILED_MAX', () => {
   it('compiles an operation at its second run by default, at its first with 0, and refuses what is not a count', () => {
     expect(loadConfig({}).graphql.compileAfter).toBe(1);
     expect(loadConfig({ GRAPHQL_COMPILE_AFTER: '0' }).graphql.compileAfter).toBe(0);
     expect(loadConfig({ GRAPHQL_COMPILE_AFTER: '25' }).graphql.compileAfter).toBe(25);
     for (const bad of ['-1', 'often', '1.5', '1000001']) expect(() => loadConfig({ GRAPHQL_COMPILE_AFTER: bad })).toThrow(/GRAPHQL_COMPILE_AFTER/);
+  });
+
+  it('keeps 250 documents compiled by default (GRAPHQL_COMPILED_MAX), none with 0', () => {
+    expect(loadConfig({}).graphql.compiledMax).toBe(250);
+    expect(loadConfig({ GRAPHQL_COMPILED_MAX: '0' }).graphql.compiledMax).toBe(0);
+    for (const bad of ['-1', 'all', '2.5', '100001']) expect(() => loadConfig({ GRAPHQL_COMPILED_MAX: bad })).toThrow(/GRAPHQL_COMPILED_MAX/);
   });
 });
 

@@ -83,6 +83,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   GRAPHQL_COMPILE_AFTER: int(1, 0, 1_000_000),
+  GRAPHQL_COMPILED_MAX: int(250, 0, 100_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
@@ -282,6 +283,8 @@ export interface Config {
     introspection: boolean;
     /** Runs of a document on graphql-js before Apollo runs it compiled (graphql-jit); 0: compiled from its first run. */
     compileAfter: number;
+    /** Documents whose compiled operations are kept (least recently run dropped first); 0: none compiled. */
+    compiledMax: number;
   };
   http: {
     bodyLimit: string;
@@ -434,7 +437,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signupLimitPerAddressPerHour: e.SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR,
     },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION, compileAfter: e.GRAPHQL_COMPILE_AFTER },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,

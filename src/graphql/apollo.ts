@@ -52,11 +52,11 @@ export function createApollo(
   schema: GraphQLSchema,
   httpServer: Server,
   extraPlugins: ApolloServerPlugin<Context>[] = [],
-  onRun?: CompiledExecutionOptions['onRun'],
+  observe: Pick<CompiledExecutionOptions, 'onRun' | 'onCompile'> = {},
 ) {
   return new ApolloServer<Context>({
     // Apollo's pipeline (parse, validate, plugins, error formatting) over an executor that runs compiled operations.
-    gateway: compiledExecution(schema, { compileAfter: deps.config.graphql.compileAfter, onRun }),
+    gateway: compiledExecution(schema, { compileAfter: deps.config.graphql.compileAfter, compiledMax: deps.config.graphql.compiledMax, ...observe }),
     introspection: deps.config.graphql.introspection,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown: drain, then close the pool, then stop PostgreSQL.

@@ -2,14 +2,18 @@ import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInter
 import { DocumentNode, execute, GraphQLSchema, printSchema } from 'graphql';
 import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
-/** A document's operations as Apollo has run them: how many runs on graphql-js so far, or compiled, or left to graphql-js. */
-type Compilations = Map<string, CompiledQuery | number | 'not compiled'>;
+/** Runs of a document's operations on graphql-js so far, by operation name, or 'not compiled' (graphql-jit refused it). */
+type Runs = Map<string, number | 'not compiled'>;
 
 export interface CompiledExecutionOptions {
   /** Runs of an operation on graphql-js before it is compiled (GRAPHQL_COMPILE_AFTER; 0: at its first run). */
   compileAfter: number;
+  /** Documents whose compiled operations are kept, the least recently run dropped first (GRAPHQL_COMPILED_MAX). */
+  compiledMax: number;
   /** Told how each operation ran (the graphql_operations_total metric). */
   onRun?: (execution: 'compiled' | 'interpreted') => void;
+  /** Told of each compilation (graphql_compilations_total): one that keeps rising in a steady state means compiledMax is too small. */
+  onCompile?: () => void;
 }
 
 /**
@@ -17,10 +21,14 @@ export interface CompiledExecutionOptions {
  * request, graphql-jit turns an operation into a function once and then runs it. Apollo hands out
  * the same DocumentNode for the same query text (its document store caches parsed, validated
  * documents), so an operation is compiled once Apollo has handed out its document `compileAfter`
- * times (1 by default: at its second run), kept while the document store keeps the document (a
- * WeakMap: no cache of our own to bound), and run compiled from then on. Until then, and for a
- * server without a document store, it runs on graphql-js: compiling a one-off query would cost
- * more than running it once.
+ * times (1 by default: at its second run) and runs compiled from then on. Until then, and for a
+ * server without a document store, it runs on graphql-js: compiling a one-off query (about 0.75 ms)
+ * would cost more than running it once.
+ *
+ * Run counts live as long as Apollo keeps the document (a WeakMap). Compiled operations (about
+ * 25 KB for a songs page, more for a larger document) are kept for the `compiledMax` documents run
+ * most recently: a client that sends many documents, each twice, makes the service compile them
+ * (each is charged by the rate limits like any operation) but cannot make it keep more than that.
  *
  * Answers are those of graphql-js: same data, and for errors raised while resolving the same
  * GraphQLErrors (message, path, original error), which Apollo then formats as always. A request
@@ -28,24 +36,42 @@ export interface CompiledExecutionOptions {
  * whose messages clients and tests know; nothing has run, so nothing runs twice.
  */
 export function compiledExecution(schema: GraphQLSchema, options: CompiledExecutionOptions): GatewayInterface {
-  const compilations = new WeakMap<DocumentNode, Compilations>();
+  const runs = new WeakMap<DocumentNode, Runs>();
+  // Insertion order is recency: a hit moves its document to the end, the first one is dropped.
+  const compiled = new Map<DocumentNode, Map<string, CompiledQuery>>();
 
   const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | undefined => {
-    let byName = compilations.get(document);
-    if (!byName) {
-      byName = new Map();
-      compilations.set(document, byName);
-    }
     const key = operationName ?? '';
-    const known = byName.get(key) ?? 0;
-    if (typeof known !== 'number') return known === 'not compiled' ? undefined : known;
-    if (known < options.compileAfter) {
-      byName.set(key, known + 1);
+    const kept = compiled.get(document);
+    const hit = kept?.get(key);
+    if (hit) {
+      compiled.delete(document);
+      compiled.set(document, kept!);
+      return hit;
+    }
+    let counts = runs.get(document);
+    if (!counts) {
+      counts = new Map();
+      runs.set(document, counts);
+    }
+    const count = counts.get(key) ?? 0;
+    if (count === 'not compiled') return undefined;
+    if (count < options.compileAfter || options.compiledMax === 0) {
+      counts.set(key, count + 1);
       return undefined;
     }
-    const compiled = compileQuery(schema, document, operationName ?? undefined);
-    byName.set(key, isCompiledQuery(compiled) ? compiled : 'not compiled');
-    return isCompiledQuery(compiled) ? compiled : undefined;
+    const result = compileQuery(schema, document, operationName ?? undefined);
+    options.onCompile?.();
+    if (!isCompiledQuery(result)) {
+      counts.set(key, 'not compiled');
+      return undefined;
+    }
+    const operations = kept ?? new Map<string, CompiledQuery>();
+    operations.set(key, result);
+    compiled.delete(document);
+    compiled.set(document, operations);
+    if (compiled.size > options.compiledMax) compiled.delete(compiled.keys().next().value!);
+    return result;
   };
 
   const interpreted = (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => {
@@ -62,9 +88,9 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
   };
 
   const executor = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => {
-    const compiled = compiledFor(request.document, request.operationName);
-    if (!compiled) return interpreted(request);
-    const result = await compiled.query(undefined, request.context, request.request.variables ?? {});
+    const operation = compiledFor(request.document, request.operationName);
+    if (!operation) return interpreted(request);
+    const result = await operation.query(undefined, request.context, request.request.variables ?? {});
     // No `data`: the variables did not coerce, and no resolver ran.
     if (!('data' in result)) return interpreted(request);
     options.onRun?.('compiled');

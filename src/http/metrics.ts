@@ -13,6 +13,8 @@ export interface Metrics {
   rateLimited(route: string, budget: string): void;
   /** Counts one GraphQL operation Apollo ran, compiled (graphql-jit) or interpreted (graphql-js). */
   graphqlExecuted(execution: 'compiled' | 'interpreted'): void;
+  /** Counts one GraphQL operation compiled by graphql-jit. */
+  graphqlCompiled(): void;
 }
 
 /** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
@@ -66,6 +68,12 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
     registers: [registry],
   });
   const graphqlExecuted = (execution: 'compiled' | 'interpreted') => graphqlOperations.inc({ execution });
+  const graphqlCompilations = new Counter({
+    name: 'graphql_compilations_total',
+    help: 'GraphQL operations compiled by graphql-jit; rising in a steady state, GRAPHQL_COMPILED_MAX is smaller than the set of operations clients repeat',
+    registers: [registry],
+  });
+  const graphqlCompiled = () => graphqlCompilations.inc();
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
@@ -77,7 +85,7 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
     });
     next();
   };
-  return { registry, middleware, rateLimited, graphqlExecuted };
+  return { registry, middleware, rateLimited, graphqlExecuted, graphqlCompiled };
 }
 
 interface TarnPool {
