@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
@@ -30,7 +31,7 @@ const WINDOW_S = 60;
 const CLEANUP_INTERVAL_MS = 60_000;
 /** A lease takes at most this share of what a window has left (1/16), so instances leave each other most of it. */
 const LEASE_SHARE = 16;
-/** Subjects an instance keeps a lease for; past it the least recently charged is dropped (its points stay spent). */
+/** Subjects an instance keeps a lease for; past it the least recently reserved is dropped (its points stay spent). */
 const MAX_LEASES = 10_000;
 
 /** Whose budget a request spends: the account behind the credential, else the client address. */
@@ -65,7 +66,7 @@ interface Lease {
  */
 export class RateLimiter {
   private timer?: NodeJS.Timeout;
-  private readonly leases = new Map<string, Lease>();
+  private readonly leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
 
   constructor(
     private readonly orm: Orm,
@@ -144,7 +145,7 @@ export class RateLimiter {
   /** Drops windows that have ended; every instance runs it once a minute. Returns the rows removed. */
   async cleanup(): Promise<number> {
     const now = Date.now();
-    for (const [key, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(key);
+    for (const [key, lease] of [...this.leases.entries()]) if (lease.endsAt <= now) this.leases.delete(key);
     const rows = await this.orm.em
       .getConnection()
       .execute<{ n: number }[]>(`with gone as (delete from rate_limit_counters where window_start <= now() - interval '${WINDOW_S} seconds' returning 1) select count(*)::int as n from gone`);
@@ -169,7 +170,7 @@ export class RateLimiter {
 
   /** This instance's lease on a key while its window lasts. */
   private leaseOf(key: string, now: number): Lease | undefined {
-    const lease = this.leases.get(key);
+    const lease = this.leases.peek(key);
     if (lease && lease.endsAt <= now) {
       this.leases.delete(key);
       return undefined;
@@ -178,7 +179,7 @@ export class RateLimiter {
   }
 
   private keepLease(key: string, lease: Lease): void {
-    const held = this.leases.get(key);
+    const held = this.leases.peek(key);
     // Another charge's reservation answered first in the same window: both reservations are this
     // instance's (disjoint points under the limit), so their allowances add up.
     if (held && Math.abs(held.endsAt - lease.endsAt) < 5_000) {
@@ -186,9 +187,7 @@ export class RateLimiter {
       lease.allowance += held.allowance;
       lease.used = end - lease.allowance;
     }
-    // Re-inserted, so the map's order is the order of last reservation and the first key the least recent.
-    this.leases.delete(key);
-    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
     this.leases.set(key, lease);
   }
 

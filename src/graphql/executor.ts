@@ -1,6 +1,7 @@
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInterface } from '@apollo/server-gateway-interface';
 import { DocumentNode, execute, GraphQLSchema, printSchema } from 'graphql';
 import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 
 /** Runs of a document's operations on graphql-js so far, by operation name, or 'not compiled' (graphql-jit refused it). */
 type Runs = Map<string, number | 'not compiled'>;
@@ -37,18 +38,14 @@ export interface CompiledExecutionOptions {
  */
 export function compiledExecution(schema: GraphQLSchema, options: CompiledExecutionOptions): GatewayInterface {
   const runs = new WeakMap<DocumentNode, Runs>();
-  // Insertion order is recency: a hit moves its document to the end, the first one is dropped.
-  const compiled = new Map<DocumentNode, Map<string, CompiledQuery>>();
+  const compiled = options.compiledMax > 0 ? new LRUCache<DocumentNode, Map<string, CompiledQuery>>({ max: options.compiledMax }) : undefined;
 
   const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | undefined => {
+    if (!compiled) return undefined;
     const key = operationName ?? '';
     const kept = compiled.get(document);
     const hit = kept?.get(key);
-    if (hit) {
-      compiled.delete(document);
-      compiled.set(document, kept!);
-      return hit;
-    }
+    if (hit) return hit;
     let counts = runs.get(document);
     if (!counts) {
       counts = new Map();
@@ -56,7 +53,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     }
     const count = counts.get(key) ?? 0;
     if (count === 'not compiled') return undefined;
-    if (count < options.compileAfter || options.compiledMax === 0) {
+    if (count < options.compileAfter) {
       counts.set(key, count + 1);
       return undefined;
     }
@@ -66,11 +63,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       counts.set(key, 'not compiled');
       return undefined;
     }
-    const operations = kept ?? new Map<string, CompiledQuery>();
-    operations.set(key, result);
-    compiled.delete(document);
-    compiled.set(document, operations);
-    if (compiled.size > options.compiledMax) compiled.delete(compiled.keys().next().value!);
+    compiled.set(document, (kept ?? new Map<string, CompiledQuery>()).set(key, result));
     return result;
   };
 

@@ -1,6 +1,7 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { GraphQLError, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import { LRUCache } from 'lru-cache';
 import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
@@ -183,22 +184,17 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
 type Checked = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 const DOCUMENT_CACHE_SIZE = 200;
 
-/** Parsed and validated documents by query text (most recent first out last): a client repeating a query is checked once. */
+/** Parsed and validated documents by query text (the least recently used dropped first): a client repeating a query is checked once. */
 class DocumentCache {
-  private readonly entries = new Map<string, Checked>();
+  private readonly entries = new LRUCache<string, Checked>({ max: DOCUMENT_CACHE_SIZE });
 
   constructor(private readonly compute: (query: string) => Checked) {}
 
   check(query: string): Checked {
     const hit = this.entries.get(query);
-    if (hit) {
-      this.entries.delete(query);
-      this.entries.set(query, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const checked = this.compute(query);
     this.entries.set(query, checked);
-    if (this.entries.size > DOCUMENT_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
     return checked;
   }
 }
