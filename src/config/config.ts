@@ -160,6 +160,8 @@ const envSchema = z.object({
   RENDER_POLL_INTERVAL_MS: int(1000, 500, 60_000),
   RENDER_PROGRESS_INTERVAL_MS: int(500, 0, 60_000),
   FFMPEG_PATH: optionalString,
+  // Media props (issue 30): an image may decode to at most this many pixels on each side.
+  RENDER_MAX_IMAGE_SIDE: int(4096, 1, 16_384),
   // Render limits (issue 12): per-account admission, retention, worker leases.
   RENDER_MAX_ACTIVE_PER_ACCOUNT: int(3, 1, 1000),
   RENDER_DAILY_PIXEL_FRAMES: int(100_000_000_000, 1),
@@ -338,6 +340,8 @@ export interface Config {
     pollIntervalMs: number;
     progressIntervalMs: number;
     ffmpegPath?: string;
+    /** Longest side (pixels) an image prop may decode to; over it the render is a 400 naming the prop. */
+    maxImageSide: number;
     /** Render limits: runs QUEUED or EXECUTING per account, pixel-frames per account in a rolling 24 h. */
     maxActivePerAccount: number;
     dailyPixelFrames: number;
@@ -494,6 +498,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: e.RENDER_POLL_INTERVAL_MS,
       progressIntervalMs: e.RENDER_PROGRESS_INTERVAL_MS,
       ffmpegPath: e.FFMPEG_PATH,
+      maxImageSide: e.RENDER_MAX_IMAGE_SIDE,
       maxActivePerAccount: e.RENDER_MAX_ACTIVE_PER_ACCOUNT,
       dailyPixelFrames: e.RENDER_DAILY_PIXEL_FRAMES,
       retentionHours: e.RENDER_RETENTION_HOURS,

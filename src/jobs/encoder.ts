@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { CODECS, RenderCodec } from './codecs';
 import type { FilterGraph, FrameSpec } from './compositions';
+import type { FfmpegInput } from './compositions/composition';
 
 export interface EncodeOptions {
   ffmpegPath: string;
@@ -21,9 +23,48 @@ export class EncodeError extends Error {
   }
 }
 
+/** Where the ffmpeg of this process comes from: FFMPEG_PATH, the system's (Debian's `ffmpeg` package), or the npm package. */
+export interface FfmpegBuild {
+  path: string;
+  source: 'FFMPEG_PATH' | 'system' | 'npm';
+}
+
+/** Maintained builds, in order: Debian's package (security updates with the system) before the npm one (a 2018 build, 4.1). */
+const SYSTEM_FFMPEG = ['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg'];
+
+/** The ffmpeg renders use: FFMPEG_PATH when set, else the system's, else @ffmpeg-installer/ffmpeg's. */
+export function resolveFfmpeg(configured?: string): FfmpegBuild {
+  if (configured) return { path: configured, source: 'FFMPEG_PATH' };
+  const system = SYSTEM_FFMPEG.find((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (system) return { path: system, source: 'system' };
+  return { path: (require('@ffmpeg-installer/ffmpeg') as { path: string }).path, source: 'npm' };
+}
+
 export function ffmpegPath(configured?: string): string {
-  if (configured) return configured;
-  return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  return resolveFfmpeg(configured).path;
+}
+
+const versions = new Map<string, Promise<string | undefined>>();
+
+/** ffmpeg's version (`ffmpeg -version`, e.g. "5.1.6-0+deb12u1"), once per binary; undefined when it does not run. */
+export function ffmpegVersion(path: string): Promise<string | undefined> {
+  let version = versions.get(path);
+  if (!version) {
+    version = new Promise((resolve) => {
+      execFile(path, ['-hide_banner', '-version'], { timeout: 10_000 }, (error, stdout) => {
+        resolve(error ? undefined : /^ffmpeg version (\S+)/.exec(stdout)?.[1]);
+      });
+    });
+    versions.set(path, version);
+  }
+  return version;
 }
 
 /** ffprobe from npm: tests use it to check what the encoder wrote. */
@@ -40,7 +81,7 @@ export function ffmpegArgs(o: Omit<EncodeOptions, 'ffmpegPath' | 'signal' | 'onF
     '-hide_banner', '-nostdin', '-nostats', '-y', '-loglevel', 'error', '-progress', 'pipe:1',
     // rgb24 first: a colour source negotiated straight to 4:2:0 would round odd sizes down.
     '-f', 'lavfi', '-i', `color=c=${o.graph.background}:s=${width}x${height}:r=${fps},format=rgb24`,
-    ...o.graph.inputs.flat(),
+    ...o.graph.inputs.flatMap(inputArgs),
     '-filter_complex', `${o.graph.filter};[v]format=${pix},setsar=1[vout]`,
     '-map', '[vout]',
     ...(o.graph.audio ? ['-map', '[a]', ...codec.audioArgs] : ['-an']),
@@ -50,6 +91,16 @@ export function ffmpegArgs(o: Omit<EncodeOptions, 'ffmpegPath' | 'signal' | 'onF
     '-f', codec.container,
     o.output,
   ];
+}
+
+/**
+ * One input's arguments. A file is read by its declared demuxer over the file protocol only, and is
+ * named `file:<path>`: ffmpeg never guesses a format (a guessed playlist or concat script would open
+ * other files) and a path is never taken for another protocol.
+ */
+function inputArgs(input: FfmpegInput): string[] {
+  if ('lavfi' in input) return ['-f', 'lavfi', '-i', input.lavfi];
+  return ['-f', input.demuxer, '-protocol_whitelist', 'file', '-i', `file:${input.file}`];
 }
 
 /** Runs ffmpeg; resolves when the file is written, rejects on failure or when `signal` aborts (ffmpeg is killed). */

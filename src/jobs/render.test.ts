@@ -1,9 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ffmpegArgs } from './encoder';
-import { findComposition, propsSchema } from './compositions';
-import { quote, wrap } from './compositions/composition';
+import { COMPOSITIONS, findComposition, propsSchema } from './compositions';
+import { AssetWriter, mediaFields, quote, wrap } from './compositions/composition';
+import { MEDIA_DEMUXERS } from './compositions/media';
 import { timeLines } from './compositions/lyric-video';
 import { toKnexBindings } from './runtime';
 import { UrlSigner } from './signed-url';
+
+/** A 1×1 red PNG. */
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
 describe('render building blocks', () => {
   it('rewrites pg-boss $n placeholders for knex, repeating values where a placeholder repeats', () => {
@@ -45,6 +52,32 @@ describe('render building blocks', () => {
     expect(ffmpegArgs({ graph, spec: { width: 65, height: 33, fps: 5, durationInFrames: 1 }, codec: 'vp9', output: '/tmp/x.webm' }).join(' ')).toContain('-c:v libvpx-vp9');
   });
 
+  it('hands ffmpeg every file of every composition with its demuxer forced, over the file protocol only, decoded once', async () => {
+    const spec = { width: 64, height: 48, fps: 10, durationInFrames: 10 };
+    let files = 0;
+    for (const composition of COMPOSITIONS) {
+      // The example with every media prop filled (build writes the bytes; it does not read them).
+      const props: Record<string, unknown> = { ...composition.example };
+      for (const field of mediaFields(composition.props)) props[field.path[0] as string] = `data:${field.types[0]};base64,${ONE_PIXEL_PNG}`;
+      const graph = await composition.build(props, spec, new AssetWriter(mkdtempSync(join(tmpdir(), 'args-'))));
+      const args = ffmpegArgs({ graph, spec, codec: 'h264', output: '/tmp/x.mp4' });
+      expect(args).not.toContain('-loop');
+      args.forEach((arg, i) => {
+        if (arg !== '-i') return;
+        const input = args[i + 1];
+        if (args[i - 2] === '-f' && args[i - 1] === 'lavfi') {
+          // A generated source: a filter graph of our own, never a file.
+          expect(input).toMatch(/^color=/);
+          return;
+        }
+        files += 1;
+        expect({ input, before: args.slice(i - 4, i) }).toEqual({ input: expect.stringMatching(/^file:\//), before: ['-f', expect.any(String), '-protocol_whitelist', 'file'] });
+        expect(MEDIA_DEMUXERS).toContain(args[i - 3]);
+      });
+    }
+    expect(files).toBe(2);
+  });
+
   it('wraps text on spaces and splits words longer than a line', () => {
     expect(wrap('one two three four', 9)).toBe('one two\nthree\nfour');
     expect(wrap('abcdefghij', 4)).toBe('abcd\nefgh\nij');
@@ -67,7 +100,9 @@ describe('render building blocks', () => {
     expect(lyric.props.safeParse(lyric.example).success).toBe(true);
     const social = findComposition('social-post')!;
     expect(social.props.safeParse({ caption: 'x', backgroundImage: 'http://example.com/a.png' }).success).toBe(false);
-    expect(social.props.safeParse({ caption: 'x', backgroundImage: 'data:image/png;base64,iVBORw0KGgo=' }).success).toBe(true);
+    // A PNG's signature alone is not an image: its header (IHDR, the size) must follow.
+    expect(social.props.safeParse({ caption: 'x', backgroundImage: 'data:image/png;base64,iVBORw0KGgo=' }).success).toBe(false);
+    expect(social.props.safeParse({ caption: 'x', backgroundImage: `data:image/png;base64,${ONE_PIXEL_PNG}` }).success).toBe(true);
     expect(propsSchema(findComposition('title-card')!)).toMatchObject({ type: 'object', required: ['title'], additionalProperties: false });
   });
 });

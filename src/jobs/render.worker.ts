@@ -9,7 +9,7 @@ import type { Orm } from '../db/orm';
 import type { RenderPayload, StoredOutput } from '../modules/render/render.entity';
 import { CODECS } from './codecs';
 import { findComposition } from './compositions';
-import { AssetWriter } from './compositions/composition';
+import { AssetWriter, mediaProblems } from './compositions/composition';
 import { encode, ffmpegPath } from './encoder';
 import type { RenderJobData, RenderQueue } from './queue';
 import { RenderMaintenance, removeScratches } from './render.maintenance';
@@ -160,6 +160,9 @@ export class RenderWorker {
       if (!composition) throw new PermanentRenderError(`Unknown composition ${payload.compositionId}`);
       const parsed = composition.props.safeParse(payload.inputProps);
       if (!parsed.success) throw new PermanentRenderError('The run\'s inputProps no longer fit its composition');
+      // Checked again here: a run queued before a lower RENDER_MAX_IMAGE_SIDE (or by another version) is not decoded.
+      const tooLarge = mediaProblems(composition.props, parsed.data, this.deps.config);
+      if (tooLarge.length) throw new PermanentRenderError(`inputProps.${tooLarge[0].path} ${tooLarge[0].message}`);
       const dir = await this.deps.storage.scratchDir(scratch);
       const spec = { width: payload.width, height: payload.height, fps: payload.fps, durationInFrames: payload.durationInFrames };
       const graph = await composition.build(parsed.data, spec, new AssetWriter(dir));

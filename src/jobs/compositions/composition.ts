@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { imageDimensions, MEDIA_TYPES, MediaDemuxer } from './media';
 
 /** Size and timing of the video being rendered. */
 export interface FrameSpec {
@@ -11,12 +12,19 @@ export interface FrameSpec {
 }
 
 /**
+ * One ffmpeg input: a generated source (a lavfi graph the composition wrote, opening no file), or a
+ * file of the job's own with the demuxer that must read it. There is no way to hand ffmpeg a file
+ * without naming its format: the encoder forces it and allows the file protocol only.
+ */
+export type FfmpegInput = { lavfi: string } | { file: string; demuxer: MediaDemuxer };
+
+/**
  * An ffmpeg filter graph: extra inputs (after input 0, a solid colour source made by the encoder)
  * and a filter_complex that labels its video output [v] and, when there is audio, [a].
  */
 export interface FilterGraph {
   background: string;
-  inputs: string[][];
+  inputs: FfmpegInput[];
   filter: string;
   audio: boolean;
 }
@@ -35,6 +43,14 @@ export class AssetWriter {
     const path = join(this.dir, `asset-${this.count}.${extension}`);
     await writeFile(path, data);
     return path;
+  }
+
+  /** Writes a media prop (a data URL of MEDIA_TYPES) and answers the input that reads it with its own demuxer. */
+  async media(value: string): Promise<FfmpegInput> {
+    const { type, data } = decodeDataUrl(value);
+    const media = MEDIA_TYPES[type];
+    if (!media) throw new Error(`no demuxer for ${type}`);
+    return { file: await this.file(media.extension, data), demuxer: media.demuxer };
   }
 }
 
@@ -60,16 +76,76 @@ export const hexColor = (fallback: string) =>
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/;
 const MAX_ASSET_CHARS = 700_000;
 
-/** An inline asset (base64 data URL) of one of the given media types: no server-side fetching. */
-export const dataUrl = (types: string[], what: string) =>
-  z
+/** Media props (made by dataUrl) and the types each takes: what mediaFields finds in a props schema. */
+const mediaProps = z.registry<{ types: string[] }>();
+
+/**
+ * An inline asset (base64 data URL) of one of the given media types (keys of MEDIA_TYPES): no
+ * server-side fetching. The bytes must be what the declared type says (an image's header must
+ * give its size), so nothing else (a playlist, a concat script) passes as media.
+ */
+export const dataUrl = (types: string[], what: string) => {
+  for (const type of types) if (!MEDIA_TYPES[type]) throw new Error(`no media type ${type}`);
+  const schema = z
     .string()
     .max(MAX_ASSET_CHARS, { message: `must be at most ${MAX_ASSET_CHARS} characters` })
-    .refine((v) => {
+    .superRefine((v, ctx) => {
       const m = DATA_URL.exec(v);
-      return Boolean(m && types.includes(m[1]));
-    }, { message: `must be a base64 data URL of ${types.join(', ')}` })
+      if (!m || !types.includes(m[1])) {
+        ctx.addIssue({ code: 'custom', message: `must be a base64 data URL of ${types.join(', ')}` });
+        return;
+      }
+      const bytes = Buffer.from(m[2], 'base64');
+      const media = MEDIA_TYPES[m[1]]!;
+      if (!media.matches(bytes) || (media.kind === 'image' && !imageDimensions(bytes))) {
+        ctx.addIssue({ code: 'custom', message: `must be ${m[1]}: its bytes are not` });
+      }
+    })
     .describe(`${what}: a base64 data URL (${types.join(', ')})`);
+  schema.register(mediaProps, { types });
+  return schema;
+};
+
+/** The media props of a props schema (through objects, arrays, optional and default), with the types each takes. */
+export function mediaFields(schema: z.ZodType, path: (string | number)[] = []): { path: (string | number)[]; types: string[] }[] {
+  const meta = mediaProps.get(schema);
+  if (meta) return [{ path, types: meta.types }];
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return mediaFields(schema.unwrap() as z.ZodType, path);
+  if (schema instanceof z.ZodObject) return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, s]) => mediaFields(s, [...path, key]));
+  if (schema instanceof z.ZodArray) return mediaFields(schema.element as z.ZodType, [...path, '*']);
+  return [];
+}
+
+export interface MediaLimits {
+  /** Longest side an image prop may decode to (RENDER_MAX_IMAGE_SIDE). */
+  maxImageSide: number;
+}
+
+/** Media props of parsed `props` over the limits (an image that decodes too large): each a path and why. */
+export function mediaProblems(schema: z.ZodType, props: unknown, limits: MediaLimits): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const visit = (value: unknown, path: (string | number)[], at: string[]) => {
+    if (value === undefined || value === null) return;
+    if (!path.length) {
+      if (typeof value !== 'string') return;
+      const { type, data } = decodeDataUrl(value);
+      if (MEDIA_TYPES[type]?.kind !== 'image') return;
+      const size = imageDimensions(data);
+      if (size && (size.width > limits.maxImageSide || size.height > limits.maxImageSide)) {
+        problems.push({ path: at.join('.'), message: `is ${size.width}×${size.height} pixels; images may be at most ${limits.maxImageSide}×${limits.maxImageSide}` });
+      }
+      return;
+    }
+    const [head, ...rest] = path;
+    if (head === '*') {
+      if (Array.isArray(value)) value.forEach((item, i) => visit(item, rest, [...at, String(i)]));
+    } else if (typeof value === 'object') {
+      visit((value as Record<string, unknown>)[head as string], rest, [...at, String(head)]);
+    }
+  };
+  for (const field of mediaFields(schema)) visit(props, field.path, []);
+  return problems;
+}
 
 export function decodeDataUrl(value: string): { type: string; data: Buffer } {
   const m = DATA_URL.exec(value);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AssetWriter, charsPerLine, Composition, dataUrl, decodeDataUrl, drawText, FilterGraph, FrameSpec, ffColor, fontSize, hexColor, wrap } from './composition';
+import { AssetWriter, charsPerLine, Composition, dataUrl, drawText, FfmpegInput, FilterGraph, FrameSpec, ffColor, fontSize, hexColor, quote, wrap } from './composition';
 import { FONTS } from './fonts';
 
 const props = z
@@ -14,9 +14,6 @@ const props = z
 
 type Props = z.output<typeof props>;
 
-const IMAGE_EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
-const AUDIO_EXT: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/ogg': 'ogg' };
-
 /** A social post: a caption over a colour or image background, fading in, with optional audio. */
 export const socialPost: Composition<Props> = {
   id: 'social-post',
@@ -25,16 +22,17 @@ export const socialPost: Composition<Props> = {
   props,
   example: { caption: 'New single out Friday', backgroundColor: '#1E3A8A', textColor: '#FFFFFF' },
   async build(p: Props, spec: FrameSpec, assets: AssetWriter): Promise<FilterGraph> {
-    const inputs: string[][] = [];
+    const inputs: FfmpegInput[] = [];
     const chains: string[] = [];
     let base = '[0:v]';
     if (p.backgroundImage) {
-      const image = decodeDataUrl(p.backgroundImage);
-      const path = await assets.file(IMAGE_EXT[image.type], image.data);
-      inputs.push(['-loop', '1', '-framerate', String(spec.fps), '-i', path]);
+      inputs.push(await assets.media(p.backgroundImage));
+      // The still is one frame, decoded, cropped to the frame's aspect (centred) and scaled once;
+      // overlay repeats it on every frame after it ends. Cropping first keeps the scaled copy no larger than the frame.
+      const { width: w, height: h } = spec;
       chains.push(
-        `[1:v]scale=${spec.width}:${spec.height}:force_original_aspect_ratio=increase,crop=${spec.width}:${spec.height},setsar=1,format=rgb24[bg]`,
-        '[0:v][bg]overlay=shortest=1[base]',
+        `[1:v]format=rgb24,crop=w=${quote(`max(1,min(iw,ih*${w}/${h}))`)}:h=${quote(`max(1,min(ih,iw*${h}/${w}))`)},scale=${w}:${h},setsar=1[bg]`,
+        '[0:v][bg]overlay=eof_action=repeat[base]',
       );
       base = '[base]';
     }
@@ -45,10 +43,8 @@ export const socialPost: Composition<Props> = {
     );
     let audio = false;
     if (p.audio) {
-      const track = decodeDataUrl(p.audio);
-      const path = await assets.file(AUDIO_EXT[track.type], track.data);
       const index = inputs.length + 1;
-      inputs.push(['-i', path]);
+      inputs.push(await assets.media(p.audio));
       chains.push(`[${index}:a]apad,atrim=duration=${(spec.durationInFrames / spec.fps).toFixed(6)}[a]`);
       audio = true;
     }

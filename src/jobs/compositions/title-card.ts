@@ -30,7 +30,7 @@ export const titleCard: Composition<Props> = {
     const barY = Math.round(spec.height * 0.5 + titleSize * 0.2);
     const barWidth = Math.max(1, Math.round(spec.width * 0.8));
     const slide = `${Math.round(spec.width * 0.1)}-${barWidth}*(1-min(1,t/${fadeIn.toFixed(4)}))`;
-    const inputs = [['-f', 'lavfi', '-i', `color=c=${ffColor(p.accentColor)}:s=${barWidth}x${barHeight}:r=${spec.fps},format=rgb24`]];
+    const inputs = [{ lavfi: `color=c=${ffColor(p.accentColor)}:s=${barWidth}x${barHeight}:r=${spec.fps},format=rgb24` }];
     const title = await assets.text(wrap(p.title, charsPerLine(spec, titleSize)));
     const alpha = `min(1,t/${fadeIn.toFixed(4)})`;
     const texts = [drawText({ textFile: title, font: FONTS.bold(), size: titleSize, color: ffColor(p.textColor), y: `${barY}-text_h-${titleSize}/2`, alpha })];

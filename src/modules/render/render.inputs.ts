@@ -3,6 +3,7 @@ import { AppError, FieldProblem } from '../../common/errors';
 import { limitArg, pageArg, uuid, withoutNulls, zodProblems } from '../../common/validation';
 import { RENDER_CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, compositionIds, findComposition } from '../../jobs/compositions';
+import { MediaLimits, mediaProblems } from '../../jobs/compositions/composition';
 import type { RenderPayload } from './render.entity';
 
 const intIn = (min: number, max: number, def: number, what: string) =>
@@ -32,9 +33,11 @@ export const renderVideoInput = z.object({
 
 /**
  * Parses renderVideo's arguments with renderVideoInput and the composition's own props schema
- * (which depends on compositionId), reporting every problem of both at once (decisions §8).
+ * (which depends on compositionId), reporting every problem of both at once (decisions §8). Media
+ * props are checked against their declared type by the schema, and images for the size they
+ * decode to against `limits`.
  */
-export function parseRenderVideo(args: Record<string, unknown>): RenderPayload {
+export function parseRenderVideo(args: Record<string, unknown>, limits: MediaLimits): RenderPayload {
   const problems: FieldProblem[] = [];
   const parsed = renderVideoInput.safeParse(withoutNulls(args));
   if (!parsed.success) problems.push(...zodProblems(parsed.error));
@@ -48,6 +51,7 @@ export function parseRenderVideo(args: Record<string, unknown>): RenderPayload {
     if (!checked.success) problems.push(...zodProblems(checked.error, 'inputProps'));
     else {
       props = checked.data;
+      for (const p of mediaProblems(composition.props, checked.data, limits)) problems.push({ field: `inputProps.${p.path}`, message: p.message });
       if (parsed.success && composition.check) {
         for (const p of composition.check(checked.data, parsed.data)) problems.push({ field: `inputProps.${p.path}`, message: p.message });
       }

@@ -16,7 +16,7 @@ export class RenderResolver {
   @Authorized()
   @Mutation(() => RenderRunType, { description: 'Starts a video render; answers at once with the run as queued, to poll or watch. Limited per account: a few renders QUEUED or EXECUTING at once, and a rolling 24-hour budget of pixel-frames (width × height × durationInFrames); past either, RATE_LIMITED (429) with Retry-After and nothing is queued' })
   renderVideo(@Ctx() ctx: Context, @Arg('input', () => RenderVideoInputType) input: RenderVideoInputType): Promise<RenderRunType> {
-    return renders(ctx).start(requireViewer(ctx.viewer), parseRenderVideo({ ...input }));
+    return renders(ctx).start(requireViewer(ctx.viewer), parseRenderVideo({ ...input }, ctx.deps.config.render));
   }
 
   @Authorized()
