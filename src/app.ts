@@ -26,6 +26,7 @@ import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
+import { ffmpegStatus } from './jobs/encoder';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
@@ -79,7 +80,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // router now, as it would after no router in between had matched it, without trying each of theirs.
   const rest = createRestRouter(deps, plain, routes);
   app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
-  app.use(healthRouter(deps.orm, deps.render.storage));
+  app.use(healthRouter(deps.orm, deps.render.storage, () => ffmpegStatus(deps.render.ffmpeg)));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
     res.type(scraped.contentType).send(await scraped.metrics());

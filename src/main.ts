@@ -8,8 +8,11 @@ import { entities } from './modules';
 import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
+import { ffmpegStatus, NPM_FFMPEG_WARNING } from './jobs/encoder';
 import { RenderWorker } from './jobs/render.worker';
 import { startProviderMode } from './providers/provider-mode';
+
+const FFMPEG_SOURCES = { FFMPEG_PATH: 'FFMPEG_PATH', system: 'the system\'s', npm: 'the npm build of 2018: install Debian\'s ffmpeg or set FFMPEG_PATH' };
 
 async function main(): Promise<void> {
   let config;
@@ -50,7 +53,9 @@ async function main(): Promise<void> {
   }
 
   const base = config.publicUrl;
-  logger.info({ port: config.port }, 'listening');
+  const ffmpeg = await ffmpegStatus(deps.render.ffmpeg);
+  logger.info({ port: config.port, ffmpeg }, 'listening');
+  if (ffmpeg.source === 'npm') logger.warn(NPM_FFMPEG_WARNING);
   const lines = [
     '',
     `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws on the same path)`,
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
     `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.s3 ? `s3://${config.render.s3.bucket}/${config.render.s3.prefix}` : config.render.storageDir}`,
+    `  ffmpeg    ${ffmpeg.version} (${FFMPEG_SOURCES[ffmpeg.source]})`,
     providerMode.banner,
     `  Database  ${database.embedded ? `embedded PostgreSQL (${config.database.embeddedDir})` : 'DATABASE_URL'}`,
   ];

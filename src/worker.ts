@@ -4,6 +4,7 @@ import { exitGracefullyOnSignals } from './common/shutdown';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { entities } from './modules';
+import { ffmpegStatus, NPM_FFMPEG_WARNING } from './jobs/encoder';
 import { RenderWorker } from './jobs/render.worker';
 import { createRenderRuntime } from './jobs/runtime';
 
@@ -37,7 +38,9 @@ async function main(): Promise<void> {
   const runtime = createRenderRuntime(config, database.listenUrl, logger);
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();
-  logger.info({ workers: config.render.workers }, 'render worker ready');
+  const ffmpeg = await ffmpegStatus(runtime.ffmpeg);
+  logger.info({ workers: config.render.workers, ffmpeg }, 'render worker ready');
+  if (ffmpeg.source === 'npm') logger.warn(NPM_FFMPEG_WARNING);
 
   exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'stopping: no new jobs; finishing or releasing the ones in hand', async () => {
     await worker.stop(Math.max(100, config.shutdownTimeoutMs - 3000));

@@ -9,7 +9,10 @@ import { createTestApp, TestApp } from './app';
 import { renderEnv, startWorker, waitForRun } from './support/render';
 import { COMPOSITIONS, findComposition, propsSchema } from '../src/jobs/compositions';
 import { AssetWriter, mediaFields } from '../src/jobs/compositions/composition';
-import { encode, EncodeError, ffmpegPath, ffprobePath } from '../src/jobs/encoder';
+import express from 'express';
+import supertest from 'supertest';
+import { encode, EncodeError, ffmpegPath, ffmpegStatus, ffprobePath, resolveFfmpeg } from '../src/jobs/encoder';
+import { healthRouter } from '../src/http/health';
 import type { RenderWorker } from '../src/jobs/render.worker';
 
 const run = promisify(execFile);
@@ -198,6 +201,22 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
           expect({ what, type, outcome }).toEqual({ what, type, outcome: 'refused' });
         }
       }
+    });
+  });
+
+  describe('the ffmpeg renders use', () => {
+    it('is FFMPEG_PATH when set, else the system\'s before the npm build; /readyz says its source and version, never its path', async () => {
+      expect(resolveFfmpeg('/opt/ffmpeg/bin/ffmpeg')).toEqual({ path: '/opt/ffmpeg/bin/ffmpeg', source: 'FFMPEG_PATH' });
+      const found = resolveFfmpeg();
+      expect(found.source).toBe(['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg'].includes(found.path) ? 'system' : 'npm');
+      const ready = await t.http().get('/readyz');
+      expect(ready.status).toBe(200);
+      const { stdout } = await run(found.path, ['-hide_banner', '-version']);
+      expect(ready.body.ffmpeg).toEqual({ source: found.source, version: stdout.split(' ')[2] });
+      expect(JSON.stringify(ready.body)).not.toContain('/');
+      // An ffmpeg that does not run is reported, and does not make the instance unready.
+      const missing = await supertest(express().use(healthRouter(t.orm, undefined, () => ffmpegStatus({ path: '/nonexistent/ffmpeg', source: 'FFMPEG_PATH' })))).get('/readyz');
+      expect({ status: missing.status, ffmpeg: missing.body.ffmpeg }).toEqual({ status: 200, ffmpeg: { source: 'FFMPEG_PATH', version: 'unavailable' } });
     });
   });
 });

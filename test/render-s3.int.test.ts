@@ -100,7 +100,7 @@ describe('video renders in object storage (real PostgreSQL, real ffmpeg, s3rver)
   it('/readyz checks the bucket: ready while it answers, 503 when it is missing or refuses the credentials', async () => {
     const ready = await t.http().get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', storage: 'up' });
+    expect(ready.body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', storage: 'up', ffmpeg: expect.any(Object) });
     const location = { bucket: s3.bucket, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true };
     for (const broken of [
       new S3RenderStorage({ ...location, bucket: 'no-such-bucket' }, t.config.render.storageDir, 60),

@@ -14,7 +14,8 @@ describe('service skeleton (real PostgreSQL)', () => {
   it('reports ready when the database answers and migrations are applied', async () => {
     const res = await t.http().get('/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', migrations: 'applied' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', ffmpeg: { source: expect.stringMatching(/^(system|npm|FFMPEG_PATH)$/), version: expect.any(String) } });
+    expect(res.body.ffmpeg.version).not.toBe('unavailable');
     expect((await t.http().get('/healthz')).status).toBe(200);
   });
 

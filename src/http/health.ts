@@ -1,13 +1,15 @@
 import { Router } from 'express';
 import type { Orm } from '../db/orm';
 import { pendingMigrations } from '../db/orm';
+import type { FfmpegStatus } from '../jobs/encoder';
 import type { RenderStorage } from '../jobs/storage';
 
 /**
  * /healthz: the process is up. /readyz: the database answers, every migration is applied, and
- * a remote render storage (S3 bucket) can be used.
+ * a remote render storage (S3 bucket) can be used; it also says which ffmpeg renders use (its
+ * source and version: informational, an API instance without ffmpeg is still ready).
  */
-export function healthRouter(orm: Orm, storage?: Pick<RenderStorage, 'ready'>): Router {
+export function healthRouter(orm: Orm, storage?: Pick<RenderStorage, 'ready'>, ffmpeg?: () => Promise<FfmpegStatus>): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.locals.route = '/healthz';
@@ -33,7 +35,7 @@ export function healthRouter(orm: Orm, storage?: Pick<RenderStorage, 'ready'>): 
       res.status(503).set('Retry-After', '5').json({ status: 'error', database: 'up', migrations: 'applied', storage: 'down' });
       return;
     }
-    res.json({ status: 'ok', database: 'up', migrations: 'applied', ...(bucket ? { storage: bucket } : {}) });
+    res.json({ status: 'ok', database: 'up', migrations: 'applied', ...(bucket ? { storage: bucket } : {}), ...(ffmpeg ? { ffmpeg: await ffmpeg() } : {}) });
   });
   return router;
 }

@@ -51,6 +51,19 @@ export function ffmpegPath(configured?: string): string {
   return resolveFfmpeg(configured).path;
 }
 
+export const NPM_FFMPEG_WARNING = 'rendering with the ffmpeg of @ffmpeg-installer/ffmpeg, a 2018 build (4.1) with published decoder CVEs: install Debian\'s ffmpeg (apt-get install ffmpeg) or set FFMPEG_PATH';
+
+/** What /readyz and the start banner say of the ffmpeg renders use (no path: answers are public). */
+export interface FfmpegStatus {
+  source: FfmpegBuild['source'];
+  /** Its version, or 'unavailable' when it does not run. */
+  version: string;
+}
+
+export async function ffmpegStatus(build: FfmpegBuild): Promise<FfmpegStatus> {
+  return { source: build.source, version: (await ffmpegVersion(build.path)) ?? 'unavailable' };
+}
+
 const versions = new Map<string, Promise<string | undefined>>();
 
 /** ffmpeg's version (`ffmpeg -version`, e.g. "5.1.6-0+deb12u1"), once per binary; undefined when it does not run. */

@@ -2,19 +2,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
+import { FfmpegBuild, resolveFfmpeg } from './encoder';
 import { RenderQueue, SqlExecutor } from './queue';
 import { RenderMetrics } from './render.metrics';
 import { RunEventBus } from './run-events';
 import { UrlSigner } from './signed-url';
 import { LocalRenderStorage, RenderStorage } from './storage';
 
-/** The render collaborators one process shares: queue, run events, file storage, link signer, metrics. */
+/** The render collaborators one process shares: queue, run events, file storage, link signer, metrics, the ffmpeg build. */
 export interface RenderRuntime {
   queue: RenderQueue;
   events: RunEventBus;
   storage: RenderStorage;
   signer: UrlSigner;
   metrics: RenderMetrics;
+  /** The ffmpeg this process renders with (FFMPEG_PATH, else the system's, else the npm build). */
+  ffmpeg: FfmpegBuild;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export function createRenderRuntime(config: Config, sessionUrl: string, logger: 
     storage,
     signer: new UrlSigner(secret, config.publicUrl, config.render.urlTtlS),
     metrics: new RenderMetrics(),
+    ffmpeg: resolveFfmpeg(config.render.ffmpegPath),
     async close() {
       await Promise.allSettled([queue.stop(), events.close()]);
       s3Storage?.close();

@@ -129,7 +129,7 @@ describe('many instances: 2 API processes + 2 worker processes on one database a
   });
 
   it('the proxy spreads requests over both API instances, each ready with the bucket checked', async () => {
-    for (const a of api) expect((await direct(a.name, '/readyz')).body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', storage: 'up' });
+    for (const a of api) expect((await direct(a.name, '/readyz')).body).toEqual({ status: 'ok', database: 'up', migrations: 'applied', storage: 'up', ffmpeg: expect.any(Object) });
     const answers = await Promise.all(Array.from({ length: 6 }, () => through('GET', '/api/accounts/me')));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(answers.every((a) => (a.body.account as unknown as { name: string }).name === 'Nora North')).toBe(true);
