@@ -13,7 +13,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { encode, EncodeError, ffmpegPath, ffmpegStatus, ffprobePath, resolveFfmpeg } from '../src/jobs/encoder';
 import { healthRouter } from '../src/http/health';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import { RenderWorker } from '../src/jobs/render.worker';
 
 const run = promisify(execFile);
 
@@ -204,6 +204,24 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
     });
   });
 
+  describe('the worker, for an image whose header lied or that skipped validation', () => {
+    it('has the decoder refuse a picture over RENDER_MAX_IMAGE_SIDE (ffmpeg max_pixels)', async () => {
+      const scratch = join(t.config.render.storageDir, '.tmp', 'bomb-1');
+      mkdirSync(scratch, { recursive: true });
+      const spec = { width: 16, height: 16, fps: 10, durationInFrames: 2 };
+      const social = findComposition('social-post')!;
+      const props = { caption: 'x', backgroundColor: '#000000', textColor: '#FFFFFF', backgroundImage: dataUrl('image/png', await flatPng(32, 24)) };
+      const outcome = async (maxImageSide: number) => {
+        const graph = await social.build(props, spec, new AssetWriter(scratch, { maxImageSide }));
+        return encode({ ffmpegPath: ffmpegPath(), graph, spec, codec: 'h264', output: join(scratch, `out-${maxImageSide}.mp4`), signal: new AbortController().signal }).then(
+          () => 'encoded',
+          (error: unknown) => (error instanceof EncodeError ? 'refused' : String(error)),
+        );
+      };
+      expect({ under: await outcome(16), at: await outcome(32) }).toEqual({ under: 'refused', at: 'encoded' });
+    });
+  });
+
   describe('the ffmpeg renders use', () => {
     it('is FFMPEG_PATH when set, else the system\'s before the npm build; /readyz says its source and version, never its path', async () => {
       expect(resolveFfmpeg('/opt/ffmpeg/bin/ffmpeg')).toEqual({ path: '/opt/ffmpeg/bin/ffmpeg', source: 'FFMPEG_PATH' });
@@ -218,5 +236,28 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
       const missing = await supertest(express().use(healthRouter(t.orm, undefined, () => ffmpegStatus({ path: '/nonexistent/ffmpeg', source: 'FFMPEG_PATH' })))).get('/readyz');
       expect({ status: missing.status, ffmpeg: missing.body.ffmpeg }).toEqual({ status: 200, ffmpeg: { source: 'FFMPEG_PATH', version: 'unavailable' } });
     });
+  });
+});
+
+describe('a run queued before RENDER_MAX_IMAGE_SIDE was lowered (real PostgreSQL)', () => {
+  let t: TestApp;
+  let worker: RenderWorker | undefined;
+  beforeAll(async () => {
+    t = await createTestApp({ env: renderEnv({ RENDER_RETRY_LIMIT: '2' }) });
+  });
+  afterAll(async () => {
+    await worker?.stop(1000);
+    await t?.close();
+  });
+
+  it('fails at once on the worker, naming the prop, and is not retried', async () => {
+    const res = await t.http().post('/api/video/render').set(as.nora).send({
+      compositionId: 'social-post', inputProps: { caption: 'x', backgroundImage: dataUrl('image/png', await flatPng(32, 24)) }, width: 16, height: 16, fps: 10, durationInFrames: 2,
+    });
+    expect(res.status).toBe(200);
+    worker = new RenderWorker({ ...t.deps.render, orm: t.orm, config: { ...t.config.render, maxImageSide: 16 }, logger: t.deps.logger });
+    await worker.start(1);
+    const failed = await waitForRun(t, as.nora, res.body.runId, ['FAILED', 'COMPLETED']);
+    expect(failed).toMatchObject({ status: 'FAILED', attempts: 1, output: null, error: 'inputProps.backgroundImage is 32×24 pixels; images may be at most 16×16' });
   });
 });

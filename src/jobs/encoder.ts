@@ -113,7 +113,8 @@ export function ffmpegArgs(o: Omit<EncodeOptions, 'ffmpegPath' | 'signal' | 'onF
  */
 function inputArgs(input: FfmpegInput): string[] {
   if ('lavfi' in input) return ['-f', 'lavfi', '-i', input.lavfi];
-  return ['-f', input.demuxer, '-protocol_whitelist', 'file', '-i', `file:${input.file}`];
+  // max_pixels: the decoder itself refuses a larger picture (a second line of defence behind the header check).
+  return ['-f', input.demuxer, '-protocol_whitelist', 'file', ...(input.maxPixels ? ['-max_pixels', String(input.maxPixels)] : []), '-i', `file:${input.file}`];
 }
 
 /** Runs ffmpeg; resolves when the file is written, rejects on failure or when `signal` aborts (ffmpeg is killed). */

@@ -59,7 +59,7 @@ describe('render building blocks', () => {
       // The example with every media prop filled (build writes the bytes; it does not read them).
       const props: Record<string, unknown> = { ...composition.example };
       for (const field of mediaFields(composition.props)) props[field.path[0] as string] = `data:${field.types[0]};base64,${ONE_PIXEL_PNG}`;
-      const graph = await composition.build(props, spec, new AssetWriter(mkdtempSync(join(tmpdir(), 'args-'))));
+      const graph = await composition.build(props, spec, new AssetWriter(mkdtempSync(join(tmpdir(), 'args-')), { maxImageSide: 4096 }));
       const args = ffmpegArgs({ graph, spec, codec: 'h264', output: '/tmp/x.mp4' });
       expect(args).not.toContain('-loop');
       args.forEach((arg, i) => {
@@ -71,8 +71,15 @@ describe('render building blocks', () => {
           return;
         }
         files += 1;
-        expect({ input, before: args.slice(i - 4, i) }).toEqual({ input: expect.stringMatching(/^file:\//), before: ['-f', expect.any(String), '-protocol_whitelist', 'file'] });
-        expect(MEDIA_DEMUXERS).toContain(args[i - 3]);
+        // An image's decoder is also told the most pixels it may produce (RENDER_MAX_IMAGE_SIDE²).
+        const image = args[i - 2] === '-max_pixels';
+        const before = args.slice(i - (image ? 6 : 4), i);
+        expect({ input, before }).toEqual({
+          input: expect.stringMatching(/^file:\//),
+          before: ['-f', expect.any(String), '-protocol_whitelist', 'file', ...(image ? ['-max_pixels', String(4096 * 4096)] : [])],
+        });
+        expect(MEDIA_DEMUXERS).toContain(before[1]);
+        expect(image).toBe(before[1].endsWith('_pipe'));
       });
     }
     expect(files).toBe(2);

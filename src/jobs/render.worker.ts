@@ -165,7 +165,7 @@ export class RenderWorker {
       if (tooLarge.length) throw new PermanentRenderError(`inputProps.${tooLarge[0].path} ${tooLarge[0].message}`);
       const dir = await this.deps.storage.scratchDir(scratch);
       const spec = { width: payload.width, height: payload.height, fps: payload.fps, durationInFrames: payload.durationInFrames };
-      const graph = await composition.build(parsed.data, spec, new AssetWriter(dir));
+      const graph = await composition.build(parsed.data, spec, new AssetWriter(dir, this.deps.config));
       const partial = join(dir, `video.${codec.extension}`);
       log.info({ compositionId: payload.compositionId, codec: payload.codec, attempt, ...spec }, 'render started');
       await encode({

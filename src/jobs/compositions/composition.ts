@@ -16,7 +16,7 @@ export interface FrameSpec {
  * file of the job's own with the demuxer that must read it. There is no way to hand ffmpeg a file
  * without naming its format: the encoder forces it and allows the file protocol only.
  */
-export type FfmpegInput = { lavfi: string } | { file: string; demuxer: MediaDemuxer };
+export type FfmpegInput = { lavfi: string } | { file: string; demuxer: MediaDemuxer; maxPixels?: number };
 
 /**
  * An ffmpeg filter graph: extra inputs (after input 0, a solid colour source made by the encoder)
@@ -29,10 +29,16 @@ export interface FilterGraph {
   audio: boolean;
 }
 
-/** Writes a composition's files (texts, decoded images and audio) into the job's own directory. */
+/**
+ * Writes a composition's files (texts, decoded images and audio) into the job's own directory.
+ * With `limits`, ffmpeg refuses to decode an image larger than they allow, whatever its header said.
+ */
 export class AssetWriter {
   private count = 0;
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly limits?: MediaLimits,
+  ) {}
 
   async text(content: string): Promise<string> {
     return this.file('txt', Buffer.from(content, 'utf8'));
@@ -50,7 +56,8 @@ export class AssetWriter {
     const { type, data } = decodeDataUrl(value);
     const media = MEDIA_TYPES[type];
     if (!media) throw new Error(`no demuxer for ${type}`);
-    return { file: await this.file(media.extension, data), demuxer: media.demuxer };
+    const maxPixels = media.kind === 'image' && this.limits ? this.limits.maxImageSide ** 2 : undefined;
+    return { file: await this.file(media.extension, data), demuxer: media.demuxer, ...(maxPixels ? { maxPixels } : {}) };
   }
 }
 
