@@ -23,7 +23,7 @@ import { Sandbox, SANDBOX_CLIENT_SECRET, SANDBOX_REFRESH_TOKEN, SANDBOX_TRACK_ST
 import { as, DEMO, router, TEST_ROUTER_SECRET } from '../demo';
 import { PARAMS, ROUTES } from '../openapi/examples';
 import { DEMO_UUID, deref, sampleObject, sampleValue } from '../openapi/requests';
-import { CONTENT_TYPES, encodePiece, hostileJson, hostileString, leaks, printable, rawBody, rawJsonValue, urlPiece } from './hostile-values';
+import { CONTENT_TYPES, encodePiece, hostileJson, hostileMediaProps, hostileString, leaks, printable, rawBody, rawJsonValue, urlPiece } from './hostile-values';
 
 /**
  * The hostile-input suite (issue 11): requests generated from the OpenAPI document over every REST
@@ -225,7 +225,7 @@ function inputValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
         valid = fc.constantFrom(...ID_POOL);
         break;
       case 'String':
-        valid = fc.constantFrom('x', 'title-card', 'platform_a', 'all', 'artists', 'GBNWR2400001', 'agent+fuzz@example.test', DEMO_UUID, 'https://social.example/fuzz');
+        valid = fc.constantFrom('x', 'title-card', 'social-post', 'platform_a', 'all', 'artists', 'GBNWR2400001', 'agent+fuzz@example.test', DEMO_UUID, 'https://social.example/fuzz');
         break;
       case 'Int':
         valid = fc.integer({ min: -3, max: 200 });
@@ -244,7 +244,8 @@ function inputValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
         });
         break;
       default:
-        valid = fc.oneof(fc.constant({ title: 'fuzz' }), fc.dictionary(hostileString, hostileJson, { maxKeys: 3 }));
+        // JSONObject: a render's inputProps among others, so hostile media props too.
+        valid = fc.oneof(fc.constant({ title: 'fuzz' }), fc.dictionary(hostileString, hostileJson, { maxKeys: 3 }), hostileMediaProps);
     }
   } else valid = hostileJson;
   return fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: hostileJson, weight: 1 });

@@ -67,6 +67,35 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(300, 5_000, 70_000).map((n) => 'x'.repeat(n)), weight: 1 },
 );
 
+/** A PNG header claiming a size far over any bound (no pixel data follows): a pixel bomb in 33 bytes. */
+function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr.set([8, 6, 0, 0, 0], 16);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
+}
+
+/** Media props of a render (issue 24, 30): files that reference other files, mislabelled bytes, pixel bombs, each under a declared type. */
+export const hostileMediaProps: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    prop: fc.constantFrom('backgroundImage', 'audio'),
+    type: fc.constantFrom('image/png', 'image/jpeg', 'audio/mpeg', 'audio/wav', 'audio/ogg'),
+    bytes: fc.constantFrom(
+      Buffer.from('#EXTM3U\n#EXTINF:2.0,\n../../00000000-0000-4000-8000-000000000000.mp4\n#EXT-X-ENDLIST\n'),
+      Buffer.concat([Buffer.from('ID3\x04\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.from('#EXTM3U\n#EXTINF:1,\n/etc/passwd\n')]),
+      Buffer.from("ffconcat version 1.0\nfile '/etc/passwd'\n"),
+      Buffer.from('v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 5004 RTP/AVP 0\n'),
+      pngHeader(100_000, 100_000),
+      pngHeader(0, 0),
+      Buffer.from([0xff, 0xd8, 0xff]),
+      Buffer.alloc(0),
+    ),
+  })
+  .map(({ prop, type, bytes }) => ({ caption: 'fuzz', [prop]: `data:${type};base64,${bytes.toString('base64')}` }));
+
 /** Any JSON value of the wrong type or shape, or a hostile string. */
 export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: hostileString, weight: 6 },
