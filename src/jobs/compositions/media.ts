@@ -32,9 +32,15 @@ const isJpeg = (b: Buffer) => startsWith(b, [0xff, 0xd8, 0xff]);
 const isWav = (b: Buffer) => startsWith(b, 'RIFF') && startsWith(b, 'WAVE', 8);
 const isOgg = (b: Buffer) => startsWith(b, 'OggS');
 
-/** An MPEG audio frame header: 11 sync bits, a version and a layer that exist, a bitrate index that is not "bad". */
+/** An MPEG audio frame header: 11 sync bits, a version and a layer that exist, a bitrate index that is not "bad", a sample rate that exists. */
 const isMpegFrame = (b: Buffer, at: number) =>
-  b.length >= at + 4 && b[at] === 0xff && (b[at + 1] & 0xe0) === 0xe0 && ((b[at + 1] >> 3) & 3) !== 1 && ((b[at + 1] >> 1) & 3) !== 0 && (b[at + 2] >> 4) !== 0xf;
+  b.length >= at + 4 &&
+  b[at] === 0xff &&
+  (b[at + 1] & 0xe0) === 0xe0 &&
+  ((b[at + 1] >> 3) & 3) !== 1 &&
+  ((b[at + 1] >> 1) & 3) !== 0 &&
+  b[at + 2] >> 4 !== 0xf &&
+  ((b[at + 2] >> 2) & 3) !== 3;
 
 /**
  * MP3: a frame header, or ID3v2 tags followed by one. What follows the tags is checked too, so text
