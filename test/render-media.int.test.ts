@@ -114,6 +114,8 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
     const mp3 = await makeMedia(['-f', 'lavfi', '-i', 'sine=duration=0.2', '-c:a', 'libmp3lame'], 'mp3');
     const mp3Id3 = await makeMedia(['-f', 'lavfi', '-i', 'sine=duration=0.2', '-c:a', 'libmp3lame', '-metadata', 'title=Tidal', '-id3v2_version', '3'], 'mp3');
     const ogg = await makeMedia(['-f', 'lavfi', '-i', 'sine=duration=0.2', '-c:a', 'libvorbis'], 'ogg');
+    const opus = await makeMedia(['-f', 'lavfi', '-i', 'sine=duration=0.2', '-c:a', 'libopus'], 'ogg');
+    const theora = await makeMedia(['-f', 'lavfi', '-i', 'testsrc=s=32x24', '-frames:v', '2', '-c:v', 'libtheora'], 'ogg');
     for (const [prop, type, bytes] of [
       ['backgroundImage', 'image/png', jpeg],
       ['backgroundImage', 'image/jpeg', png],
@@ -121,6 +123,8 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
       ['audio', 'audio/mpeg', wav],
       ['audio', 'audio/wav', ogg],
       ['audio', 'audio/ogg', mp3],
+      // An Ogg file of video only has no soundtrack to mix: it is not audio/ogg.
+      ['audio', 'audio/ogg', theora],
       ['audio', 'audio/mpeg', png],
     ] as const) {
       const res = await render({ caption: 'x', [prop]: dataUrl(type, bytes) });
@@ -134,6 +138,7 @@ describe('render media inputs name nothing but themselves (real PostgreSQL, real
       ['audio', 'audio/mpeg', mp3],
       ['audio', 'audio/mpeg', mp3Id3],
       ['audio', 'audio/ogg', ogg],
+      ['audio', 'audio/ogg', opus],
     ] as const) {
       const res = await render({ caption: 'x', [prop]: dataUrl(type, bytes) });
       expect({ type, status: res.status }).toEqual({ type, status: 200 });

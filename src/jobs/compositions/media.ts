@@ -30,7 +30,13 @@ const isPng = (b: Buffer) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 
 /** A JPEG: start of image, then a marker. */
 const isJpeg = (b: Buffer) => startsWith(b, [0xff, 0xd8, 0xff]);
 const isWav = (b: Buffer) => startsWith(b, 'RIFF') && startsWith(b, 'WAVE', 8);
-const isOgg = (b: Buffer) => startsWith(b, 'OggS');
+/** Ogg audio: the first page's first packet is the header of an audio codec (not Theora video, which has no sound to mix). */
+const OGG_AUDIO_HEADERS = ['\x01vorbis', 'OpusHead', '\x7fFLAC', 'Speex   '];
+function isOgg(b: Buffer): boolean {
+  if (!startsWith(b, 'OggS') || b.length < 27) return false;
+  const packet = 27 + b[26];
+  return OGG_AUDIO_HEADERS.some((header) => startsWith(b, header, packet));
+}
 
 /** An MPEG audio frame header: 11 sync bits, a version and a layer that exist, a bitrate index that is not "bad", a sample rate that exists. */
 const isMpegFrame = (b: Buffer, at: number) =>
