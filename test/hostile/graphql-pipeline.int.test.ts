@@ -1,4 +1,7 @@
+import { createClient } from 'graphql-ws';
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 
@@ -85,6 +88,54 @@ describe.each([
     } finally {
       logged.mockRestore();
     }
+    expect(wrong).toEqual([]);
+    expect(unexpected).toEqual([]);
+  });
+});
+
+describe('the same mistakes over graphql-ws', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => t?.close());
+
+  it('each operation sendable over graphql-ws gets an error message with a client code, and nothing is logged as unexpected', async () => {
+    const port = (t.app.server.address() as AddressInfo).port;
+    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: as.nora, retryAttempts: 0, lazy: true });
+    const logged = jest.spyOn(t.deps.logger, 'error');
+    const wrong: string[] = [];
+    let unexpected: unknown[][] = [];
+    let sent = 0;
+    try {
+      for (const request of CASES) {
+        // A mutation is refused over GET only; over graphql-ws it is a valid operation.
+        if (request.name === 'a mutation over GET') continue;
+        const body = ('body' in request ? request.body : request.get) as Record<string, unknown>;
+        // graphql-ws itself closes the socket on a malformed subscribe message (4400): only well-formed ones are sent.
+        if (Array.isArray(body) || typeof body.query !== 'string' || body.query === '' || body.extensions !== undefined) continue;
+        if (body.operationName !== undefined && typeof body.operationName !== 'string') continue;
+        if (body.variables !== undefined && (typeof body.variables !== 'object' || Array.isArray(body.variables))) continue;
+        sent += 1;
+        const errors = await new Promise<{ extensions?: { code?: string } }[]>((resolve) => {
+          const got: { extensions?: { code?: string } }[] = [];
+          client.subscribe({ query: body.query as string, operationName: body.operationName as string | undefined, variables: body.variables as Record<string, unknown> | undefined }, {
+            next: (result) => void got.push(...((result.errors ?? []) as never[])),
+            error: (error) => resolve([...got, ...(Array.isArray(error) ? error : [{ extensions: { code: String(error) } }])]),
+            complete: () => resolve(got),
+          });
+        });
+        const codes = errors.map((e) => e.extensions?.code ?? '');
+        // A subscription to a run id that is no run is NOT_FOUND: the request itself was well formed.
+        if (!codes.length || !codes.every((code) => CLIENT_CODES.includes(code) || code === 'NOT_FOUND')) wrong.push(`${request.name}: ${JSON.stringify(errors).slice(0, 200)}`);
+      }
+      unexpected = [...logged.mock.calls];
+    } finally {
+      logged.mockRestore();
+      await client.dispose();
+    }
+    expect(sent).toBeGreaterThan(15);
     expect(wrong).toEqual([]);
     expect(unexpected).toEqual([]);
   });
