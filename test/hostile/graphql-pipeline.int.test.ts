@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
+import { doublingFragments } from '../support/documents';
 
 /**
  * Issue 24 finding 5: Apollo's request pipeline refuses malformed requests before or after the
@@ -52,6 +53,12 @@ const CASES: Case[] = [
   { name: 'an APQ hash that is not a hash', body: { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: { __proto__: 1 } } } } },
   { name: 'an APQ version 2', body: { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: sha('{ __typename }') } } } },
   { name: 'an APQ hash never registered', body: { extensions: { persistedQuery: { version: 1, sha256Hash: sha('{ nothing }') } } } },
+  // Issue 30 finding 1 and issue 24 finding 4: documents whose work grew exponentially with their size.
+  { name: '30 fragments each spreading the next twice', body: { query: doublingFragments(30, 'me { id }') } },
+  {
+    name: 'introspection aliased 9 times at two levels',
+    body: { query: `{ __schema { ${Array.from({ length: 9 }, (_, i) => `t${i}: types { ...T }`).join(' ')} } } fragment T on __Type { ${Array.from({ length: 9 }, (_, i) => `f${i}: fields { name type { name } }`).join(' ')} }` },
+  },
   { name: 'a subscription over HTTP', body: { query: 'subscription { renderRun(runId: "x") { status } }' } },
   { name: 'a GET naming no operation', get: { query: '{ __typename }', operationName: 'constructor' } },
   { name: 'a mutation over GET', get: { query: 'mutation { __typename }' } },
