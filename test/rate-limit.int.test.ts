@@ -96,9 +96,9 @@ describe('request rate limits (real PostgreSQL)', () => {
     const tooCostly = await t.graphql(`{ ${aliases} }`, {}, owner.headers);
     expect(tooCostly.status).toBe(400);
     expect(tooCostly.body.errors[0]).toMatchObject({ message: expect.stringMatching(/cost 201 exceeds the maximum of 200/), extensions: { code: 'BAD_USER_INPUT' } });
-    // Refused before it ran: nothing was charged.
+    // Refused before it ran: charged 1 point, not its cost (issue 30: refusals were free).
     const after = await t.graphql(ME, {}, owner.headers);
-    expectHeaders(after, 12, 2);
+    expectHeaders(after, 12, 1);
 
     const overBudget = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
     expect(overBudget.status).toBe(429);

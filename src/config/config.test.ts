@@ -102,6 +102,22 @@ describe('GRAPHQL_COMPILE_AFTER and GRAPHQL_COMPILED_MAX', () => {
   });
 });
 
+describe('GRAPHQL_INTROSPECTION and GRAPHQL_MAX_RESPONSE_BYTES', () => {
+  it('turns introspection off by default under NODE_ENV=production only, and lets either be set explicitly', () => {
+    expect(loadConfig({}).graphql.introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).graphql.introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).graphql.introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' }).graphql.introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', GRAPHQL_INTROSPECTION: 'false' }).graphql.introspection).toBe(false);
+  });
+
+  it('bounds an answer to 8 MiB by default; 0 lifts the bound', () => {
+    expect(loadConfig({}).graphql.maxResponseBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: '0' }).graphql.maxResponseBytes).toBe(0);
+    for (const bad of ['-1', 'big', '1.5']) expect(() => loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: bad })).toThrow(/GRAPHQL_MAX_RESPONSE_BYTES/);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('defaults to trusting only loopback proxies and parses hop counts and booleans', () => {
     expect(loadConfig({}).http.trustProxy).toBe('loopback');

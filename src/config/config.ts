@@ -81,7 +81,9 @@ const envSchema = z.object({
 
   GRAPHQL_MAX_DEPTH: int(12, 2, 64),
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
-  GRAPHQL_INTROSPECTION: bool.default(true),
+  // Unset: on, but off under NODE_ENV=production.
+  GRAPHQL_INTROSPECTION: bool.optional(),
+  GRAPHQL_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
   GRAPHQL_COMPILE_AFTER: int(1, 0, 1_000_000),
   GRAPHQL_COMPILED_MAX: int(250, 0, 100_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
@@ -282,7 +284,10 @@ export interface Config {
   graphql: {
     maxDepth: number;
     maxTokens: number;
+    /** GRAPHQL_INTROSPECTION, or when unset: on unless NODE_ENV=production. */
     introspection: boolean;
+    /** Largest answer of one operation, in bytes of JSON (GRAPHQL_MAX_RESPONSE_BYTES); 0: no bound. */
+    maxResponseBytes: number;
     /** Runs of a document on graphql-js before Apollo runs it compiled (graphql-jit); 0: compiled from its first run. */
     compileAfter: number;
     /** Documents whose compiled operations are kept (least recently run dropped first); 0: none compiled. */
@@ -441,7 +446,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signupLimitPerAddressPerHour: e.SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR,
     },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,

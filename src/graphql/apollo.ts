@@ -56,7 +56,12 @@ export function createApollo(
 ) {
   return new ApolloServer<Context>({
     // Apollo's pipeline (parse, validate, plugins, error formatting) over an executor that runs compiled operations.
-    gateway: compiledExecution(schema, { compileAfter: deps.config.graphql.compileAfter, compiledMax: deps.config.graphql.compiledMax, ...observe }),
+    gateway: compiledExecution(schema, {
+      compileAfter: deps.config.graphql.compileAfter,
+      compiledMax: deps.config.graphql.compiledMax,
+      maxResponseBytes: deps.config.graphql.maxResponseBytes,
+      ...observe,
+    }),
     introspection: deps.config.graphql.introspection,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown: drain, then close the pool, then stop PostgreSQL.
@@ -101,12 +106,27 @@ function formatKnownError(deps: AppDeps, formatted: GraphQLFormattedError, error
     };
   }
   const code = formatted.extensions?.code;
+  const clientCode = apolloRequestErrorCode(error);
+  if (clientCode) return { ...base, message: formatted.message, extensions: { code: clientCode } };
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
     const { http: _http, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
     return { ...base, message: formatted.message, extensions };
   }
   deps.logger.error({ err: unwrapResolverError(error) }, 'unexpected error in GraphQL operation');
   return { ...base, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/**
+ * Apollo refuses some requests before anything runs with a 4xx and no code (an APQ hash that does
+ * not match its query, an unsupported persisted-query version): it would format them as
+ * INTERNAL_SERVER_ERROR. They are the client's mistakes: their own code (Apollo Router's
+ * PERSISTED_QUERY_HASH_MISMATCH for the hash, else BAD_REQUEST), and nothing logged.
+ */
+function apolloRequestErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof GraphQLError) || error.extensions?.code !== undefined) return undefined;
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  return error.message === 'provided sha does not match query' ? 'PERSISTED_QUERY_HASH_MISMATCH' : 'BAD_REQUEST';
 }
 
 /** An error raised while building the context (bad credentials) with its HTTP status for Apollo. */

@@ -1,6 +1,8 @@
-import { GraphQLSchema, parse } from 'graphql';
+import { getIntrospectionQuery, GraphQLSchema, parse } from 'graphql';
 import { operationCost, ProviderFields, providerFieldsOf } from './cost';
 import { buildPlainSchema } from './schema';
+import { doublingFragments } from '../../test/support/documents';
+import type { WalkStats } from './limits';
 import { resolvers } from '../modules';
 
 describe('operationCost', () => {
@@ -68,8 +70,48 @@ describe('operationCost', () => {
     expect(cost(composed.replace('limit: 100', 'limit: 500')).cost).toBeGreaterThan(600);
   });
 
-  it('ignores introspection and weighs an unknown operation name as 1', () => {
-    expect(cost('{ __schema { types { name fields { name } } } me { id } }').cost).toBe(1);
+  it('weighs an unknown operation name as 1', () => {
     expect(operationCost(schema, parse('query A { me { id } }'), 'B', undefined, providers)).toEqual({ cost: 1, providerCalls: 0 });
+  });
+
+  it('weighs a fragment the same wherever it is spread, in an envelope with a limit or not', () => {
+    const inline = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
+    const spread = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
+    expect(spread).toEqual(inline);
+    expect(inline.cost).toBe(7);
+    // The same fragment in a second envelope of 300 and in a list of 5 catalogs: 1 + (600 + 1 800 + 5 × (1 + 5 + 25)) / 100.
+    expect(
+      cost('{ a: catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalog_id: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
+    ).toBe(2 + Math.floor((600 + 1_800) / 100));
+    expect(cost('{ artists { catalogs { ...C } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
+      cost('{ artists { catalogs { songs { items { isrc } } } } }').cost,
+    );
+  });
+
+  it('weighs each fragment once: 30 fragments each spreading the next twice cost a visit per selection, and 2^30 leaves', () => {
+    const visits = (n: number) => {
+      const stats: WalkStats = { visited: 0 };
+      const weighed = operationCost(schema, parse(doublingFragments(n, 'me { id }')), undefined, undefined, providers, stats);
+      return { visited: stats.visited, cost: weighed.cost };
+    };
+    const thirty = visits(30);
+    expect(thirty.visited).toBe(2 * 30 + 2 + 1);
+    expect(visits(60).visited - thirty.visited).toBe(2 * 30);
+    // The answer would hold 2^30 `me` (merged by graphql-js into one, but weighed as written).
+    expect(thirty.cost).toBe(2 ** 30);
+  });
+
+  it('weighs introspection: __schema and __type are root fields and their lists hold what the schema holds', () => {
+    expect(cost('{ __typename me { id } }').cost).toBe(1);
+    expect(cost('{ __type(name: "Song") { name } me { id } }').cost).toBe(2);
+    // The whole introspection query an IDE sends: a few hundred types with their fields and arguments.
+    const full = cost(getIntrospectionQuery()).cost;
+    expect(full).toBeGreaterThan(50);
+    expect(full).toBeLessThanOrEqual(600);
+    // k aliases of it weigh k times as much; nested aliases multiply.
+    const aliased = (k: number) => `{ __schema { ${Array.from({ length: k }, (_, i) => `t${i}: types { ...T }`).join(' ')} } } fragment T on __Type { ${Array.from({ length: k }, (_, i) => `f${i}: fields { name args { name } type { name } }`).join(' ')} }`;
+    expect(cost(aliased(1)).cost).toBeGreaterThan(1);
+    expect(cost(aliased(4)).cost).toBeGreaterThanOrEqual(16 * (cost(aliased(1)).cost - 1));
+    expect(cost(aliased(9)).cost).toBeGreaterThan(600);
   });
 });

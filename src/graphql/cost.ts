@@ -8,13 +8,19 @@ import {
   GraphQLCompositeType,
   GraphQLField,
   GraphQLSchema,
+  isAbstractType,
   isCompositeType,
+  isEnumType,
+  isInputObjectType,
   isInterfaceType,
   isListType,
   isObjectType,
   Kind,
+  SchemaMetaFieldDef,
   SelectionSetNode,
+  TypeMetaFieldDef,
 } from 'graphql';
+import type { WalkStats } from './limits';
 
 /** Field extension (type-graphql `@Extensions(PROVIDER_CALL)`) of a field whose resolver may call a paid provider, once per parent. */
 export const PROVIDER_CALL = { providerCall: true } as const;
@@ -32,7 +38,7 @@ export const PROVIDER_WEIGHT = 10;
 export const OBJECTS_PER_POINT = 100;
 /** Parents of a batched provider field cost 1 point per this many, besides PROVIDER_WEIGHT for the batch. */
 export const BATCH_ITEMS_PER_POINT = 10;
-/** Items assumed for a list field with no `limit`/`first` argument. */
+/** Items assumed for a list field with no `limit`/`first` argument and no envelope's (see listItems). */
 export const DEFAULT_LIST_SIZE = 5;
 
 const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
@@ -67,12 +73,68 @@ export function providerFieldsOf(schema: GraphQLSchema): ProviderFields {
   return found;
 }
 
+/** What a selection costs, per item of its parent. */
+interface Tally {
+  rootPoints: number;
+  objects: number;
+  nestedCalls: number;
+  providerCalls: number;
+  /** Selections of a batched provider field: one batch per request each, however many parents. */
+  batches: number;
+  batchItems: number;
+}
+
+const emptyTally = (): Tally => ({ rootPoints: 0, objects: 0, nestedCalls: 0, providerCalls: 0, batches: 0, batchItems: 0 });
+
+/** Adds `from` for `items` parents: everything scales with the parents but batches (one per selection). */
+function addTally(into: Tally, from: Tally, items: number): void {
+  into.rootPoints += from.rootPoints * items;
+  into.objects += from.objects * items;
+  into.nestedCalls += from.nestedCalls * items;
+  into.providerCalls += from.providerCalls * items;
+  into.batches += from.batches;
+  into.batchItems += from.batchItems * items;
+}
+
+/**
+ * The weight of a selection set for one parent item. Lists sized by their envelope's `limit`
+ * (`catalogSongs(input: {limit}) { items }`) depend on where the selection is: the weight is
+ * `fixed`, plus `perEnvelopeItem` times the envelope's size when there is one, else `unenveloped`.
+ * Kept apart, a fragment is weighed once wherever it is spread.
+ */
+interface Weight {
+  fixed: Tally;
+  perEnvelopeItem: Tally;
+  unenveloped: Tally;
+}
+
+const emptyWeight = (): Weight => ({ fixed: emptyTally(), perEnvelopeItem: emptyTally(), unenveloped: emptyTally() });
+
+function addWeight(into: Weight, from: Weight): void {
+  addTally(into.fixed, from.fixed, 1);
+  addTally(into.perEnvelopeItem, from.perEnvelopeItem, 1);
+  addTally(into.unenveloped, from.unenveloped, 1);
+}
+
+/** The tally of a weight in an envelope of `size` items, or in none. */
+function inEnvelope(weight: Weight, size: number | undefined): Tally {
+  const tally = emptyTally();
+  addTally(tally, weight.fixed, 1);
+  if (size === undefined) addTally(tally, weight.unenveloped, 1);
+  else addTally(tally, weight.perEnvelopeItem, size);
+  return tally;
+}
+
 /**
  * The weight of an operation, from its document alone (before it runs): root fields cost 1 each
- * (provider-backed ones PROVIDER_WEIGHT); nested objects cost 1 per OBJECTS_PER_POINT, a list
- * counting as many items as its `limit` (or its parent envelope's `limit`, else DEFAULT_LIST_SIZE)
- * for each item of the lists above it; each nested provider call costs PROVIDER_WEIGHT; each
- * selection of a batched provider field costs PROVIDER_WEIGHT once, plus 1 per BATCH_ITEMS_PER_POINT parents.
+ * (provider-backed ones PROVIDER_WEIGHT, `__schema`/`__type` too); nested objects cost 1 per
+ * OBJECTS_PER_POINT, a list counting as many items as `listItems` says for each item of the lists
+ * above it (introspection lists included: `__schema { types { fields } }` weighs what the schema
+ * holds); each nested provider call costs PROVIDER_WEIGHT; each selection of a batched provider
+ * field costs PROVIDER_WEIGHT once, plus 1 per BATCH_ITEMS_PER_POINT parents.
+ *
+ * Each fragment is weighed once (per root or nested position) and then scaled by the items of
+ * wherever it is spread, so the work is linear in the document however fragments nest.
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -80,66 +142,156 @@ export function operationCost(
   operationName: string | null | undefined,
   variables: Record<string, unknown> | undefined,
   providerFields: ProviderFields,
+  stats?: WalkStats,
 ): OperationCost {
   const operation = getOperationAST(document, operationName ?? undefined);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return { cost: 1, providerCalls: 0 };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const memo = new Map<string, Weight>();
+  const inProgress = new Set<string>();
 
-  let rootPoints = 0;
-  let objects = 0;
-  let nestedCalls = 0;
-  let providerCalls = 0;
-  let batches = 0;
-  let batchItems = 0;
-
-  const visit = (set: SelectionSetNode, parent: GraphQLCompositeType, items: number, envelopeSize: number | undefined, isRoot: boolean, seen: Set<string>) => {
+  const weigh = (set: SelectionSetNode, parent: GraphQLCompositeType, isRoot: boolean): Weight => {
+    const weight = emptyWeight();
     for (const selection of set.selections) {
+      if (stats) stats.visited += 1;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (type && isCompositeType(type)) visit(selection.selectionSet, type, items, envelopeSize, isRoot, seen);
+        if (type && isCompositeType(type)) addWeight(weight, weigh(selection.selectionSet, type, isRoot));
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
-        const type = fragment && schema.getType(fragment.typeCondition.name.value);
-        if (fragment && type && isCompositeType(type) && !seen.has(fragment.name.value)) {
-          visit(fragment.selectionSet, type, items, envelopeSize, isRoot, new Set([...seen, fragment.name.value]));
+        const key = `${selection.name.value}${isRoot ? ' (root)' : ''}`;
+        let fragmentWeight = memo.get(key);
+        if (!fragmentWeight) {
+          const fragment = fragments.get(selection.name.value);
+          const type = fragment && schema.getType(fragment.typeCondition.name.value);
+          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
+          if (!fragment || !type || !isCompositeType(type) || inProgress.has(key)) continue;
+          inProgress.add(key);
+          fragmentWeight = weigh(fragment.selectionSet, type, isRoot);
+          inProgress.delete(key);
+          memo.set(key, fragmentWeight);
         }
+        addWeight(weight, fragmentWeight);
         continue;
       }
-      // Introspection is governed by GRAPHQL_INTROSPECTION and the token limit.
-      if (selection.name.value.startsWith('__')) continue;
-      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      const field = fieldOf(schema, parent, selection.name.value, isRoot);
       if (!field) continue;
       const coordinate = `${parent.name}.${field.name}`;
       const batched = providerFields.batches.has(coordinate);
       const provider = batched || providerFields.calls.has(coordinate);
+      const own = weight.fixed;
       if (batched) {
         // The batch's calls are charged to the research budget as they are made (research.batch.ts).
-        batches += 1;
-        batchItems += items;
+        own.batches += 1;
+        own.batchItems += 1;
       } else {
-        if (provider) providerCalls += items;
-        if (isRoot) rootPoints += provider ? PROVIDER_WEIGHT : 1;
-        else if (provider) nestedCalls += items;
+        if (provider) own.providerCalls += 1;
+        if (isRoot) own.rootPoints += provider ? PROVIDER_WEIGHT : 1;
+        else if (provider) own.nestedCalls += 1;
       }
       const named = getNamedType(field.type);
       if (!isCompositeType(named) || !selection.selectionSet) continue;
       const args = argumentsOf(field, selection, variables);
-      const own = sizeArgument(args);
-      const list = isListType(getNullableType(field.type));
-      const size = list ? (own ?? listSizeOf(field.name, args) ?? envelopeSize ?? DEFAULT_LIST_SIZE) : 1;
-      const produced = items * size;
-      if (!isRoot) objects += produced;
-      visit(selection.selectionSet, named, produced, list ? undefined : own, false, seen);
+      const below = weigh(selection.selectionSet, named, false);
+      const object = isRoot ? 0 : 1;
+      if (!isListType(getNullableType(field.type))) {
+        // An object: its lists may take their size from this field's own `limit` (an envelope).
+        own.objects += object;
+        addTally(own, inEnvelope(below, sizeArgument(args)), 1);
+        continue;
+      }
+      // A list: each item is an object with what is below it, in no envelope.
+      const item = inEnvelope(below, undefined);
+      item.objects += object;
+      const items = listItems(schema, parent, field, args);
+      if ('items' in items) {
+        addTally(own, item, items.items);
+      } else {
+        addTally(weight.perEnvelopeItem, item, 1);
+        addTally(weight.unenveloped, item, items.withoutEnvelope);
+      }
     }
+    return weight;
   };
-  visit(operation.selectionSet, root, 1, undefined, true, new Set());
-  const batchPoints = batches * PROVIDER_WEIGHT + Math.ceil(batchItems / BATCH_ITEMS_PER_POINT);
-  const cost = rootPoints + Math.floor(objects / OBJECTS_PER_POINT) + nestedCalls * PROVIDER_WEIGHT + batchPoints;
-  return { cost: Math.max(1, cost), providerCalls };
+  const total = inEnvelope(weigh(operation.selectionSet, root, true), undefined);
+  const batchPoints = total.batches * PROVIDER_WEIGHT + Math.ceil(total.batchItems / BATCH_ITEMS_PER_POINT);
+  const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + total.nestedCalls * PROVIDER_WEIGHT + batchPoints;
+  return { cost: Math.max(1, cost), providerCalls: total.providerCalls };
+}
+
+/** The field a selection names, `__schema`/`__type` at the root included (`__typename` is free). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function fieldOf(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string, isRoot: boolean): GraphQLField<any, any> | undefined {
+  if (isRoot && parent === schema.getQueryType()) {
+    if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
+    if (name === TypeMetaFieldDef.name) return TypeMetaFieldDef;
+  }
+  if (name.startsWith('__')) return undefined;
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+/** How many items a list field counts as: `items`, or its envelope's `limit` when it has one and `withoutEnvelope` when not. */
+export type ListItems = { items: number } | { withoutEnvelope: number };
+
+/**
+ * Items a list field counts as, the one place the cost model sizes a list: its own size argument
+ * (`limit`, `first`, `last`, or its input's), the length of a list argument (federation's
+ * `_entities(representations)`), what the schema holds for an introspection list, else its
+ * envelope's `limit` (`catalogSongs(input: {limit}) { items }`), else DEFAULT_LIST_SIZE.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function listItems(schema: GraphQLSchema, parent: GraphQLCompositeType, field: GraphQLField<any, any>, args: Record<string, unknown>): ListItems {
+  const own = sizeArgument(args) ?? listSizeOf(field.name, args) ?? introspectionListSizes(schema).get(`${parent.name}.${field.name}`);
+  return own !== undefined ? { items: own } : { withoutEnvelope: DEFAULT_LIST_SIZE };
+}
+
+const introspectionSizes = new WeakMap<GraphQLSchema, Map<string, number>>();
+
+/**
+ * Items of each introspection list, from the schema: `__Schema.types` counts its types, a type's
+ * `fields` (and `inputFields`, `enumValues`, `interfaces`, `possibleTypes`) the schema's average
+ * per type, a field's `args` the average per field. `__schema { types { fields { args } } }` then
+ * weighs what the answer holds, and k aliases of it k times as much.
+ */
+function introspectionListSizes(schema: GraphQLSchema): Map<string, number> {
+  let sizes = introspectionSizes.get(schema);
+  if (sizes) return sizes;
+  const types = Object.values(schema.getTypeMap());
+  const directives = schema.getDirectives();
+  let fields = 0;
+  let args = 0;
+  let inputFields = 0;
+  let enumValues = 0;
+  let interfaces = 0;
+  let possibleTypes = 0;
+  for (const type of types) {
+    if (isObjectType(type) || isInterfaceType(type)) {
+      const own = Object.values(type.getFields());
+      fields += own.length;
+      for (const field of own) args += field.args.length;
+      interfaces += type.getInterfaces().length;
+    }
+    if (isAbstractType(type)) possibleTypes += schema.getPossibleTypes(type).length;
+    if (isInputObjectType(type)) inputFields += Object.keys(type.getFields()).length;
+    if (isEnumType(type)) enumValues += type.getValues().length;
+  }
+  const perType = (total: number) => Math.max(1, Math.ceil(total / Math.max(1, types.length)));
+  sizes = new Map([
+    ['__Schema.types', types.length],
+    ['__Schema.directives', directives.length],
+    ['__Type.fields', perType(fields)],
+    ['__Type.inputFields', perType(inputFields)],
+    ['__Type.enumValues', perType(enumValues)],
+    ['__Type.interfaces', perType(interfaces)],
+    ['__Type.possibleTypes', perType(possibleTypes)],
+    ['__Field.args', Math.max(1, Math.ceil(args / Math.max(1, fields)))],
+    ['__Directive.args', Math.max(1, Math.ceil(directives.reduce((sum, directive) => sum + directive.args.length, 0) / Math.max(1, directives.length)))],
+  ]);
+  introspectionSizes.set(schema, sizes);
+  return sizes;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

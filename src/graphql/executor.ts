@@ -1,7 +1,8 @@
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInterface } from '@apollo/server-gateway-interface';
-import { DocumentNode, execute, GraphQLSchema, printSchema } from 'graphql';
+import { BREAK, DocumentNode, execute, getOperationAST, GraphQLError, GraphQLSchema, printSchema, visit } from 'graphql';
 import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { AppError } from '../common/errors';
 
 /** Runs of a document's operations on graphql-js so far, by operation name, or 'not compiled' (graphql-jit refused it). */
 type Runs = Map<string, number | 'not compiled'>;
@@ -15,6 +16,28 @@ export interface CompiledExecutionOptions {
   onRun?: (execution: 'compiled' | 'interpreted') => void;
   /** Told of each compilation (graphql_compilations_total): one that keeps rising in a steady state means compiledMax is too small. */
   onCompile?: () => void;
+  /** Largest answer, in bytes of JSON, an operation may give (GRAPHQL_MAX_RESPONSE_BYTES); 0: no bound. */
+  maxResponseBytes?: number;
+}
+
+/**
+ * Whether a document names a response key that is also a property of every object (`__proto__`,
+ * `constructor`, `toString`…): graphql-jit builds answers on plain objects, where `__proto__: me`
+ * is lost, so such documents run on graphql-js (null-prototype answers), which answers them as written.
+ */
+function hasPrototypeKey(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      const key = node.alias?.value ?? node.name.value;
+      if (Object.prototype.hasOwnProperty.call(Object.prototype, key)) {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /**
@@ -57,6 +80,10 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       counts.set(key, count + 1);
       return undefined;
     }
+    if (hasPrototypeKey(document)) {
+      counts.set(key, 'not compiled');
+      return undefined;
+    }
     const result = compileQuery(schema, document, operationName ?? undefined);
     options.onCompile?.();
     if (!isCompiledQuery(result)) {
@@ -67,7 +94,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     return result;
   };
 
-  const interpreted = (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => {
+  const interpreted = (request: GatewayGraphQLRequestContext, operationName = request.operationName): Promise<GatewayExecutionResult> => {
     options.onRun?.('interpreted');
     return Promise.resolve(
       execute({
@@ -75,12 +102,17 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
         document: request.document,
         contextValue: request.context,
         variableValues: request.request.variables,
-        operationName: request.operationName,
+        operationName,
       }),
     );
   };
 
-  const executor = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => {
+  const run = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => {
+    // An operation name that names no operation (`foo`, `constructor`): Apollo found no operation and
+    // hands over a null name (which would run a document's only operation); graphql-js, given the
+    // client's name, answers its own error, which Apollo turns into a 400 OPERATION_RESOLUTION_FAILURE.
+    const asked = request.request.operationName ?? null;
+    if (!getOperationAST(request.document, asked)) return interpreted(request, asked);
     const operation = compiledFor(request.document, request.operationName);
     if (!operation) return interpreted(request);
     const result = await operation.query(undefined, request.context, request.request.variables ?? {});
@@ -89,6 +121,8 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     options.onRun?.('compiled');
     return result;
   };
+  const maxResponseBytes = options.maxResponseBytes ?? 0;
+  const executor = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => boundedAnswer(await run(request), maxResponseBytes);
 
   let listeners: ((schemaContext: { apiSchema: GraphQLSchema; coreSupergraphSdl: string }) => void)[] = [];
   return {
@@ -107,4 +141,20 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       listeners = [];
     },
   };
+}
+
+/**
+ * An answer within `maxBytes` of JSON, or in its place a 400 BAD_USER_INPUT saying how large it was
+ * (the bound, GRAPHQL_MAX_RESPONSE_BYTES, keeps one operation from sending tens of megabytes; the
+ * cost model refuses most such operations before they run). Measured by serializing the answer
+ * once; 0: no bound. Used for HTTP (both executors) and graphql-ws.
+ */
+export function boundedAnswer<T extends { data?: unknown; errors?: readonly unknown[] }>(result: T, maxBytes: number): T | { errors: GraphQLError[] } {
+  if (maxBytes <= 0) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result));
+  if (bytes <= maxBytes) return result;
+  const error = new AppError('BAD_USER_INPUT', `The answer is ${bytes} bytes, more than the maximum of ${maxBytes}: ask for fewer fields or items, or split the operation`, {
+    details: [{ field: 'query', message: `answers ${bytes} bytes, more than ${maxBytes}` }],
+  });
+  return { errors: [new GraphQLError(error.message, { originalError: error, extensions: { ...error.extensions, http: { status: 400 } } })] };
 }

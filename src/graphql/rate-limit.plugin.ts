@@ -17,9 +17,21 @@ export interface Caller {
 }
 
 /**
+ * Charges 1 point of the caller's general budget for an operation refused before it ran (it did
+ * not parse or validate, cost more than GRAPHQL_MAX_COST, named no operation…): refusals are work
+ * too, and a client sending them cannot go on for free. Answers the decision.
+ */
+export async function chargeRefusedOperation(deps: AppDeps, caller: Caller, onLimited?: OnRateLimited): Promise<RateDecision | undefined> {
+  const decision = decisive(await deps.rateLimiter.consume([{ budget: 'api', subject: rateSubject(caller.viewer, caller.clientIp), points: 1 }]));
+  if (decision && !decision.allowed) onLimited?.(decision.budget);
+  return decision;
+}
+
+/**
  * Weighs an operation (src/graphql/cost.ts) and charges it: its cost to the caller's general budget,
- * its provider calls to the research budget. Throws a 400 past GRAPHQL_MAX_COST (nothing charged)
- * and RATE_LIMITED past a budget; answers the decision to show in RateLimit-* headers.
+ * its provider calls to the research budget. Past GRAPHQL_MAX_COST it charges 1 point and throws a
+ * 400 (RATE_LIMITED if that point was past the budget); past a budget it throws RATE_LIMITED;
+ * answers the decision to show in RateLimit-* headers.
  */
 export async function chargeOperation(
   deps: AppDeps,
@@ -31,6 +43,8 @@ export async function chargeOperation(
   const { cost, providerCalls } = operationCost(op.schema, op.document, op.operationName, op.variables, providerFields);
   const max = deps.config.requestLimits.graphqlMaxCost;
   if (cost > max) {
+    const decision = await chargeRefusedOperation(deps, caller, onLimited);
+    if (decision && !decision.allowed) throw rateLimitedError(decision);
     throw new AppError('BAD_USER_INPUT', `Operation cost ${cost} exceeds the maximum of ${max}: ask for fewer items (limit) or split the operation`, {
       details: [{ field: 'query', message: `costs ${cost}, more than ${max}` }],
     });
@@ -64,20 +78,20 @@ export async function chargeRefusedCredentials(deps: AppDeps, clientIp: string |
 export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, onLimited?: OnRateLimited): ApolloServerPlugin<Context> {
   return {
     async requestDidStart({ contextValue, response }) {
-      // A document that fails to parse or validate never reaches didResolveOperation: it still costs 1.
-      const chargeRejected = async () => {
-        const decision = decisive(await deps.rateLimiter.consume([{ budget: 'api', subject: rateSubject(contextValue.viewer, contextValue.clientIp), points: 1 }]));
-        if (!decision) return;
-        for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.http.headers.set(name, value);
-        if (!decision.allowed) onLimited?.(decision.budget);
-      };
+      // Charged once per request: by didResolveOperation, or else (a document that fails to parse or
+      // validate, an APQ refusal) 1 point when the errors are answered.
+      let charged = false;
       return {
-        async didEncounterErrors({ operation }) {
-          // No operation: the document did not parse or validate (Apollo awaits this hook, unlike parsingDidEnd).
-          if (!operation) await chargeRejected();
+        async didEncounterErrors() {
+          // Apollo awaits this hook, unlike parsingDidEnd.
+          if (charged) return;
+          charged = true;
+          const decision = await chargeRefusedOperation(deps, contextValue, onLimited);
+          if (decision) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.http.headers.set(name, value);
         },
         async didResolveOperation({ contextValue, document, request, response, schema }) {
           const headers = response.http.headers;
+          charged = true;
           try {
             const decision = await chargeOperation(
               deps,

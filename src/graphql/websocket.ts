@@ -13,7 +13,10 @@ import { formatGraphQLError } from './apollo';
 import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
 import { variablesError } from './input-guard';
-import { chargeOperation, OnRateLimited } from './rate-limit.plugin';
+import { Caller, chargeOperation, chargeRefusedOperation, OnRateLimited } from './rate-limit.plugin';
+import { rateLimitedError } from '../auth/rate-limit';
+import { boundedAnswer } from './executor';
+import { operationRequestErrors } from './request-errors';
 import { noProviderFields, ProviderFields } from './cost';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
@@ -54,6 +57,13 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
   // Open connections per account on this instance.
   const connections = new Map<string, number>();
   const onLimited: OnRateLimited = (budget) => limits.onLimited?.(budget);
+  const { maxResponseBytes } = deps.config.graphql;
+  /** A refused operation's errors, once its 1 point is charged (RATE_LIMITED past the budget). */
+  const refused = async (caller: Caller, errors: readonly GraphQLError[]): Promise<readonly GraphQLError[]> => {
+    const decision = await chargeRefusedOperation(deps, caller, onLimited);
+    if (decision && !decision.allowed) throw rateLimitedError(decision);
+    return errors;
+  };
   const documents = new DocumentCache((query) => {
     let document: DocumentNode;
     try {
@@ -133,24 +143,29 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         live.add(id);
         // Let other sockets and requests run between accepted operations of a burst.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        const checked = documents.check(payload.query);
-        if ('errors' in checked) return checked.errors;
-        const { document } = checked;
-        // Before anything walks the variables (the cost of a list may read its limit from them).
-        const tooDeep = variablesError(payload.variables, deps.config.http.maxDepth);
-        if (tooDeep) return [tooDeep];
         const accountId = ctx.extra.accountId;
+        const caller = { viewer: accountId ? { accountId } : null };
         // Credentials are checked again for every operation: a key revoked mid-connection stops
         // working. A failure (revoked key, database down, budget spent) is an error message with its
-        // code, not a dropped socket.
+        // code, not a dropped socket. A client's mistake gets the code and message HTTP gives it.
         try {
+          const checked = documents.check(payload.query);
+          // A refused document is charged 1 point, as over HTTP.
+          if ('errors' in checked) return await refused(caller, checked.errors);
+          const { document } = checked;
+          // Before anything walks the variables (the cost of a list may read its limit from them).
+          const tooDeep = variablesError(payload.variables, deps.config.http.maxDepth);
+          if (tooDeep) return await refused(caller, [tooDeep]);
           await chargeOperation(
             deps,
-            { viewer: accountId ? { accountId } : null },
+            caller,
             { schema, document, operationName: payload.operationName, variables: payload.variables ?? undefined },
             limits.providerFields,
             onLimited,
           );
+          // An operation name naming no operation, variables that do not coerce: 400s over HTTP.
+          const requestErrors = operationRequestErrors(schema, document, payload.operationName, payload.variables);
+          if (requestErrors.length) return requestErrors;
           const credentials = ctx.extra.credentials;
           const contextValue = credentials ? await createContext(deps, { credentials }) : undefined;
           if (!contextValue?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
@@ -164,9 +179,11 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         }
       },
       // Execution errors of an operation get the same masking and codes as over HTTP.
+      // An answer past GRAPHQL_MAX_RESPONSE_BYTES is replaced by the error HTTP gives.
       onNext: (_ctx, _id, _payload, _args, result) => {
-        if (!result.errors?.length) return undefined;
-        return { ...result, errors: result.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
+        const answer = boundedAnswer(result, maxResponseBytes);
+        if (!answer.errors?.length) return answer === result ? undefined : answer;
+        return { ...answer, errors: answer.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
       },
       // Also what a failing subscription stream sends: masked, with its code (formatGraphQLError logs the unexpected).
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)),
