@@ -9,7 +9,7 @@ export interface InvitationCaps {
   perAccount: number;
 }
 
-export type InviteOutcome = 'invited' | 'unchanged' | 'organization-full' | 'account-full';
+export type InviteOutcome = 'invited' | 'unchanged' | 'organization-full' | 'account-full' | 'inviter-gone';
 
 /** What ending a membership took with it. */
 export interface Revocation {
@@ -123,12 +123,15 @@ export class AccountRepository {
         [organizationId, accountId, organizationId, accountId, organizationId, accountId],
       );
       if (state.member || state.invited) return 'unchanged';
+      // The caller's cached viewer may still list a membership that just ended: no invitation hangs on nothing.
+      const [inviter] = await em.execute<{ id: string }[]>(`select id from memberships where organization_id = ? and member_id = ?`, [organizationId, invitedById]);
+      if (!inviter && invitedById !== organizationId) return 'inviter-gone';
       if (state.by_organization >= caps.perOrganization) return 'organization-full';
       if (state.by_account >= caps.perAccount) return 'account-full';
       await em.execute(
         `insert into organization_invitations (id, created_at, updated_at, organization_id, account_id, invited_by_id, inviter_membership_id)
-         values (gen_random_uuid(), now(), now(), ?, ?, ?, (select id from memberships where organization_id = ? and member_id = ?))`,
-        [organizationId, accountId, invitedById, organizationId, invitedById],
+         values (gen_random_uuid(), now(), now(), ?, ?, ?, ?)`,
+        [organizationId, accountId, invitedById, inviter?.id ?? null],
       );
       return 'invited';
     });

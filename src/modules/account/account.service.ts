@@ -1,6 +1,6 @@
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import { badInput, notFound } from '../../common/errors';
+import { badInput, forbidden, notFound } from '../../common/errors';
 import { type Account, AccountKind } from './account.entity';
 import type { AddMemberInput, CreateOrganizationInput, DeleteOrganizationInput, RemoveMemberInput } from './account.inputs';
 import type { AccountLoaders } from './account.loaders';
@@ -99,6 +99,7 @@ export class AccountService {
         throw badInput('account_id', `the organization has ${this.caps.perOrganization} pending invitations, the most allowed: revoke some first`);
       }
       if (outcome === 'account-full') throw badInput('account_id', `the account has ${this.caps.perAccount} pending invitations, the most allowed`);
+      if (outcome === 'inviter-gone') throw forbidden('Not a member of the requested organization');
     }
     return this.state(viewer, org);
   }

@@ -1,7 +1,12 @@
 import { createTestApp, TestApp } from '../../../test/app';
 import { as, DEMO } from '../../../test/demo';
 import { addSong, createAccount, createCatalog, createOrganization } from '../../../test/factories';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccessPolicy } from '../../auth/access';
 import { AccountKind } from './account.entity';
+import { createAccountLoaders } from './account.loaders';
+import { AccountRepository } from './account.repository';
+import { AccountService } from './account.service';
 import { AddOrganizationMemberDocument, MeDocument } from '../../../test/generated/graphql';
 
 describe('organization membership (/api/organizations/:id/members)', () => {
@@ -338,5 +343,18 @@ describe('membership lifecycle: what a membership granted ends with it (issues 2
     expect(refused.status).toBe(400);
     expect(refused.body.details).toEqual([{ field: 'account_id', message: 'the account has 20 pending invitations, the most allowed' }]);
     expect((await me(target.headers)).invitations).toHaveLength(20);
+  });
+
+  it('a viewer still cached as a member after its removal cannot plant an invitation (403, nothing written)', async () => {
+    const mallory = await createAccount(t.orm);
+    const alt = await createAccount(t.orm);
+    const org = await createOrganization(t.orm, undefined, [mallory.account.id]);
+    await t.orm.em.fork().getConnection().execute(`delete from memberships where organization_id = ? and member_id = ?`, [org.id, mallory.account.id]);
+    // The viewer as another instance may still hold it for a moment: the membership listed.
+    const stale = { accountId: mallory.account.id, kind: AccountKind.person, name: 'Mallory', email: null, organizationIds: [org.id], isAdmin: false, via: 'api_key' as const };
+    const em = t.orm.em.fork() as EntityManager;
+    const service = new AccountService(new AccountRepository(em), new AccessPolicy(em), createAccountLoaders(em), { perOrganization: 100, perAccount: 20 });
+    await expect(service.addMember(stale, { id: org.id, account_id: alt.account.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await em.getConnection().execute(`select 1 from organization_invitations where organization_id = ?`, [org.id])).toEqual([]);
   });
 });
