@@ -345,6 +345,17 @@ describe('membership lifecycle: what a membership granted ends with it (issues 2
     expect((await me(target.headers)).invitations).toHaveLength(20);
   });
 
+  it('holds the per-account cap under concurrent invitations from many organizations', async () => {
+    const spammer = await createAccount(t.orm);
+    const target = await createAccount(t.orm);
+    const orgs = [];
+    for (let i = 0; i < 26; i += 1) orgs.push(await createOrganization(t.orm, undefined, [spammer.account.id]));
+    const answers = await Promise.all(orgs.map((org) => add(spammer.headers, org.id, target.account.id)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(20);
+    expect(answers.filter((r) => r.status === 400 && r.body.details?.[0]?.field === 'account_id')).toHaveLength(6);
+    expect((await me(target.headers)).invitations).toHaveLength(20);
+  });
+
   it('a viewer still cached as a member after its removal cannot plant an invitation (403, nothing written)', async () => {
     const mallory = await createAccount(t.orm);
     const alt = await createAccount(t.orm);
