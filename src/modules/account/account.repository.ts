@@ -124,7 +124,11 @@ export class AccountRepository {
       );
       if (state.member || state.invited) return 'unchanged';
       // The caller's cached viewer may still list a membership that just ended: no invitation hangs on nothing.
-      const [inviter] = await em.execute<{ id: string }[]>(`select id from memberships where organization_id = ? and member_id = ?`, [organizationId, invitedById]);
+      // Key-share locked: a removal committing meanwhile waits for this invitation, then takes it with the membership.
+      const [inviter] = await em.execute<{ id: string }[]>(`select id from memberships where organization_id = ? and member_id = ? for key share`, [
+        organizationId,
+        invitedById,
+      ]);
       if (!inviter && invitedById !== organizationId) return 'inviter-gone';
       if (state.by_organization >= caps.perOrganization) return 'organization-full';
       if (state.by_account >= caps.perAccount) return 'account-full';

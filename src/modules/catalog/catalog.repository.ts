@@ -327,7 +327,8 @@ export class CatalogRepository {
     }
     // memberships is the account module's table: read here only to hang the link on its row.
     const rows = await this.em.execute<{ ok: number }[]>(
-      `with m as (select id from memberships where organization_id = ? and member_id = ?),
+      // Key-share locked: a removal committing meanwhile waits, then takes the link with the membership.
+      `with m as (select id from memberships where organization_id = ? and member_id = ? for key share),
             ins as (insert into account_catalogs (id, account_id, catalog_id, membership_id, created_at, updated_at)
                     select gen_random_uuid(), ?, ?, m.id, now(), now() from m
                     on conflict (account_id, catalog_id) do nothing)
