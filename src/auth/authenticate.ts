@@ -24,7 +24,8 @@ interface ViewerRow {
 }
 
 /** The account and its organizations, as one select list (grouped by account). */
-const VIEWER_COLUMNS = `a.id, a.kind, a.name, a.email, array_remove(array_agg(m.organization_id), null) as organization_ids`;
+// The viewer's e-mail is its proven address only: what is shared with an address (templates) needs proof.
+const VIEWER_COLUMNS = `a.id, a.kind, a.name, case when a.email_verified_at is not null then a.email end as email, array_remove(array_agg(m.organization_id), null) as organization_ids`;
 
 /**
  * Turns request credentials into a Viewer. Rules 1-2 of the contract: both headers, or an invalid,

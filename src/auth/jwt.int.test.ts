@@ -116,6 +116,39 @@ describe('Bearer JWTs: an existing account is matched by e-mail only on proof', 
     expect(again.body.account.id).toBe(res.body.account.id);
   });
 
+  it('an agent+ signup (no mailbox proof) is never signed in to by a token with that address, even email_verified: true', async () => {
+    const email = `agent+${randomUUID().slice(0, 8)}@corp.test`;
+    const squat = await t.http().post('/api/agents/signup').send({ email });
+    expect(squat.status).toBe(200);
+    const squatter = { 'x-api-key': squat.body.api_key as string };
+    const sub = `real-${randomUUID()}`;
+    const real = await me(t, await idp.sign({ email, email_verified: true, sub, name: 'Real Owner' }));
+    expect(real.status).toBe(200);
+    expect(real.body.account.id).not.toBe(squat.body.account_id);
+    // The proven address is the real owner's now; the squatter's account keeps its key, not the address.
+    expect(real.body.account.email).toBe(email);
+    expect((await t.http().get('/api/accounts/me').set(squatter)).body.account).toMatchObject({ id: squat.body.account_id, email: null });
+    // What the real owner creates stays out of the squatter's reach.
+    const catalog = await t.http().post('/api/catalogs').set(bearer(await idp.sign({ email, email_verified: true, sub }))).send({ name: 'Real work' });
+    expect(catalog.status).toBe(200);
+    expect((await t.http().get('/api/catalogs').set(squatter)).body.catalogs).toEqual([]);
+    expect((await t.http().get('/api/catalogs/songs').query({ catalog_id: catalog.body.catalog.id }).set(squatter)).status).toBe(403);
+    // Another subject proving the same address finds the proven account, as before.
+    const other = await me(t, await idp.sign({ email, email_verified: true, sub: `other-${randomUUID()}` }));
+    expect(other.body.account.id).toBe(real.body.account.id);
+  });
+
+  it('an address held unproven opens no template shared with it; proven, it does', async () => {
+    const email = `agent+${randomUUID().slice(0, 8)}@northwind.test`;
+    const squat = await t.http().post('/api/agents/signup').send({ email });
+    const template = await t.http().post('/api/agents/templates').set({ 'x-api-key': (await t.http().post('/api/agents/signup').send({ email: `agent+${randomUUID().slice(0, 8)}@owner.test` })).body.api_key })
+      .send({ title: `Shared ${randomUUID().slice(0, 6)}`, description: 'd', prompt: 'p', is_private: true, shared_emails: [email] });
+    expect(template.status).toBe(200);
+    const seen = async (headers: Record<string, string>) => (await t.http().get('/api/agents/templates').set(headers)).body.templates.map((x: { id: string }) => x.id);
+    expect(await seen({ 'x-api-key': squat.body.api_key })).not.toContain(template.body.template.id);
+    expect(await seen(bearer(await idp.sign({ email, email_verified: true, sub: `owner-${randomUUID()}` })))).toContain(template.body.template.id);
+  });
+
   it('an unproven e-mail opens no template shared with that address', async () => {
     const token = await idp.sign({ email: 'nora@northwind.test', email_verified: 'true', sub: `attacker-${randomUUID()}` });
     const res = await t.http().get('/api/agents/templates').set(bearer(token));

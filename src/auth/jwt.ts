@@ -81,8 +81,9 @@ export class JwtVerifier {
 
   /**
    * The token's account: the one bound to its issuer and subject; else, when the token proves its
-   * e-mail address, the person with that address (and the identity is bound to it); else a new
-   * person, bound to the identity. An unproven address is never matched nor stored.
+   * e-mail address, the person whose address was proven too (and the identity is bound to it); else
+   * a new person, bound to the identity, taking the address from any account holding it unproven
+   * (an agent+ signup). An unproven address is never matched nor stored.
    */
   async accountFor(em: EntityManager, token: string): Promise<{ accountId: string; expiresAt: number }> {
     const payload = await this.verify(token);
@@ -103,7 +104,8 @@ export class JwtVerifier {
         if (bound[0]) return { accountId: bound[0].account_id, expiresAt };
       }
       if (email) {
-        const byEmail = await em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person'`, [email]);
+        // Only a proven address: an agent+ signup's (no mailbox proof) is never signed in to by e-mail.
+        const byEmail = await em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person' and email_verified_at is not null`, [email]);
         if (byEmail[0]) {
           if (subject) await this.bind(em, byEmail[0].id, issuer, subject);
           return { accountId: byEmail[0].id, expiresAt };
@@ -140,11 +142,13 @@ export class JwtVerifier {
     const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(subject).slice(0, 200));
     try {
       return await em.transactional(async (tx) => {
+        // Proof takes the address from an account that holds it unproven (it keeps its keys and data, not the address).
+        if (email) await tx.execute(`update accounts set email = null, updated_at = now() where email = ? and email_verified_at is null`, [email]);
         const rows = await tx.execute<{ id: string }[]>(
-          `insert into accounts (id, created_at, updated_at, kind, name, email)
-           values (gen_random_uuid(), now(), now(), ?, ?, ?)
+          `insert into accounts (id, created_at, updated_at, kind, name, email, email_verified_at)
+           values (gen_random_uuid(), now(), now(), ?, ?, ?, case when ?::text is null then null else now() end)
            on conflict do nothing returning id`,
-          [AccountKind.person, name, email],
+          [AccountKind.person, name, email, email],
         );
         if (!rows[0]) throw new LostRace();
         if (subject && !(await this.bind(tx as EntityManager, rows[0].id, issuer, subject))) throw new LostRace();

@@ -76,6 +76,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Music Agent Service <no-reply@localhost>'),
   SIGNUP_LIMIT_PER_IP_PER_HOUR: int(30, 1),
   SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: int(5, 1),
+  INVITATIONS_MAX_PER_ORGANIZATION: int(100, 1, 100_000),
+  INVITATIONS_MAX_PER_ACCOUNT: int(20, 1, 10_000),
 
   DEFAULT_MODEL_ID: z.string().min(1).default('gpt-4o-mini'),
 
@@ -280,6 +282,8 @@ export interface Config {
     signupLimitPerIpPerHour: number;
     signupLimitPerAddressPerHour: number;
   };
+  /** Pending invitations an organization may have out, and an account may hold, at a time. */
+  memberships: { invitationsPerOrganization: number; invitationsPerAccount: number };
   sessions: { defaultModelId: string };
   graphql: {
     maxDepth: number;
@@ -445,6 +449,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signupLimitPerIpPerHour: e.SIGNUP_LIMIT_PER_IP_PER_HOUR,
       signupLimitPerAddressPerHour: e.SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR,
     },
+    memberships: { invitationsPerOrganization: e.INVITATIONS_MAX_PER_ORGANIZATION, invitationsPerAccount: e.INVITATIONS_MAX_PER_ACCOUNT },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
     http: {

@@ -1,3 +1,4 @@
+import { createOrganization } from '../factories';
 import type { AccessCases, Situation } from './registry';
 
 /** A fresh account with a pending invitation to the organization (written directly, as setup). */
@@ -59,5 +60,16 @@ export const cases: AccessCases = {
       }
     },
     expect: { 'other-org account_id': 404 },
+  },
+  // Members (and admins) delete an organization: each case deletes a fresh one, the caller's own
+  // except for "non-member organization_id" (Carol's, 403) and "admin account_id" (Carol's, Dave deletes it).
+  'DELETE /api/organizations/:id': {
+    placesIds: true,
+    organizationId: true,
+    request: async (s) => {
+      const outsider = s.case === 'non-member organization_id' || s.case === 'admin account_id';
+      const org = await createOrganization(s.t.orm, `Doomed ${s.unique}`, [outsider ? s.world.carol.account.id : s.callerId]);
+      return { path: `/api/organizations/${org.id}` };
+    },
   },
 };

@@ -11,10 +11,10 @@ export interface CreatedAccount {
   headers: { 'x-api-key': string };
 }
 
-/** A person (or other kind) with a fresh API key; optionally a member of organizations. */
+/** A person (or other kind) with a fresh API key and a proven address; optionally a member of organizations. */
 export async function createAccount(
   orm: Orm,
-  options: { kind?: AccountKind; name?: string; email?: string | null; organizations?: string[] } = {},
+  options: { kind?: AccountKind; name?: string; email?: string | null; emailProven?: boolean; organizations?: string[] } = {},
 ): Promise<CreatedAccount> {
   const em = orm.em.fork() as EntityManager;
   const suffix = randomUUID().slice(0, 8);
@@ -23,6 +23,8 @@ export async function createAccount(
     name: options.name ?? `Test ${suffix}`,
     email: options.email === undefined ? `test-${suffix}@example.test` : options.email,
   });
+  // As a mailed code or a verified identity leaves it, unless the test wants an agent+ signup's unproven address.
+  if (account.email && options.emailProven !== false) account.emailVerifiedAt = new Date();
   for (const orgId of options.organizations ?? []) {
     em.create(Membership, { organization: em.getReference(Account, orgId), member: account });
   }

@@ -288,7 +288,7 @@ export type AddOrganizationMemberMutationVariables = Exact<{
 }>;
 
 
-export type AddOrganizationMemberMutation = { addOrganizationMember: { organization: { id: string, name: string }, members: Array<{ id: string, name: string, kind: AccountKind }>, invitations: Array<{ id: string, name: string, kind: AccountKind, invited_at: string }> } };
+export type AddOrganizationMemberMutation = { addOrganizationMember: { organization: { id: string, name: string }, members: Array<{ id: string, name: string, kind: AccountKind }>, invitations: Array<{ id: string, name: string | null, kind: AccountKind | null, invited_at: string }> } };
 
 export type CatalogSongsQueryVariables = Exact<{
   input: CatalogSongsInput;

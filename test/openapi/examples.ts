@@ -33,6 +33,10 @@ export const ROUTES: Record<string, RouteExample> = {
   'POST /api/organizations': { as: as.otto, body: { name: 'Documented Org' } },
   'POST /api/organizations/{id}/members': { params: { id: DEMO.northwind }, body: { account_id: DEMO.otto } },
   'DELETE /api/organizations/{id}/members/{accountId}': { params: { id: DEMO.northwind, accountId: DEMO.otto } },
+  'DELETE /api/organizations/{id}': {
+    as: as.otto,
+    prepare: async (http) => ({ params: { id: (await http().post('/api/organizations').set(as.otto).send({ name: 'Short-lived Org' })).body.organization.id } }),
+  },
 
   'POST /api/agents/signup': { body: { email: 'agent+documented@example.test' } },
   // No code was sent to this address: a wrong code is the documented 400.

@@ -31,7 +31,7 @@ export async function seedDemo(orm: Orm, config: Config): Promise<boolean> {
     const now = new Date();
     const stamp = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000);
     const account = (id: string, kind: string, name: string, email: string | null, image: string | null = null) => ({
-      id, kind, name, email, image, created_at: now, updated_at: now,
+      id, kind, name, email, image, email_verified_at: email ? now : null, created_at: now, updated_at: now,
     });
 
     await insert('accounts', [

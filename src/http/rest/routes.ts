@@ -6,7 +6,7 @@ const personal = { account_id: 'must not be sent: API keys are personal, the acc
 /** Upstream failures these routes pass on when no stored answer serves them (documented in the OpenAPI document). */
 const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOUT'];
 /** The one answer of both membership routes: the organization, its members and pending invitations. */
-const MEMBERS = 'organization { ...Organization } members { ...OrganizationMember } invitations { ...OrganizationInvitee }';
+const MEMBERS = 'organization { ...Organization } members { ...OrganizationMember } invitations { ...OrganizationInvitee } revoked { ...MembershipRevocation }';
 const MEMBERS_ANSWER = 'Answer of POST /api/organizations/{id}/members and DELETE /api/organizations/{id}/members/{accountId}';
 /** The one answer of both socials routes: a page of profiles. */
 const SOCIALS_PAGE: Pick<RestRoute, 'select' | 'answer'> = {
@@ -39,6 +39,14 @@ export const restRoutes: RestRoute[] = [
     tags: ['organizations'],
     select: MEMBERS,
     answer: { spread: true, name: 'OrganizationMembersResult', description: MEMBERS_ANSWER },
+  },
+  {
+    operation: 'Mutation.deleteOrganization',
+    method: 'DELETE',
+    path: '/organizations/:id',
+    tags: ['organizations'],
+    select: 'organization { ...Organization } members invitations catalog_links { ...RevokedCatalogLink } deleted_catalogs',
+    answer: { spread: true, name: 'OrganizationDeletionResult' },
   },
 
   // auth

@@ -30,6 +30,8 @@ export const REST_SHAPES: Record<string, string> = {
   Organization: 'fragment Organization on Organization { id name created_at }',
   OrganizationMember: 'fragment OrganizationMember on OrganizationMember { id name kind }',
   OrganizationInvitee: 'fragment OrganizationInvitee on OrganizationInvitee { id name kind invited_at }',
+  MembershipRevocation: 'fragment MembershipRevocation on MembershipRevocation { membership invitation invitations catalog_links { ...RevokedCatalogLink } }',
+  RevokedCatalogLink: 'fragment RevokedCatalogLink on RevokedCatalogLink { catalog_id account_id }',
 
   // auth
   ApiKey: 'fragment ApiKey on ApiKey { id name hint created_at last_used_at revoked revoked_at }',

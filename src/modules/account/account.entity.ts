@@ -19,6 +19,10 @@ export class Account extends BaseEntity {
 
   @Property({ type: 'text', nullable: true })
   image: string | null = null;
+
+  /** When the address was proven (a mailed code, an identity provider's verified e-mail); null for an `agent+` signup. */
+  @Property({ type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null = null;
 }
 
 /** An account (member) belongs to an organization account. */
@@ -50,4 +54,9 @@ export class OrganizationInvitation extends BaseEntity {
   /** Who invited; kept null when that account is deleted so the invitation survives it. */
   @ManyToOne(() => Account, { deleteRule: 'set null', nullable: true })
   invitedBy!: Account | null;
+
+  /** The inviter's membership: the invitation dies with it (null when the organization itself invited). */
+  @ManyToOne(() => Membership, { deleteRule: 'cascade', nullable: true })
+  @Index({ name: 'organization_invitations_inviter_membership_idx' })
+  inviterMembership!: Membership | null;
 }

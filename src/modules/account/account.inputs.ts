@@ -18,8 +18,13 @@ export const removeMemberInput = z.object({
   accountId: uuid().describe('The member to remove'),
 });
 
+export const deleteOrganizationInput = z.object({
+  id: uuid().describe('The organization to delete'),
+});
+
 export const createOrganizationInput = z.object({ name: organizationName });
 
 export type CreateOrganizationInput = z.output<typeof createOrganizationInput>;
 export type AddMemberInput = z.output<typeof addMemberInput>;
 export type RemoveMemberInput = z.output<typeof removeMemberInput>;
+export type DeleteOrganizationInput = z.output<typeof deleteOrganizationInput>;

@@ -1,7 +1,35 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
-import { Account, AccountKind, Membership, OrganizationInvitation } from './account.entity';
+import { Account, AccountKind, Membership } from './account.entity';
 import type { AccountInvitation, OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
+
+/** Most pending invitations an organization may have out, and an account may hold. */
+export interface InvitationCaps {
+  perOrganization: number;
+  perAccount: number;
+}
+
+export type InviteOutcome = 'invited' | 'unchanged' | 'organization-full' | 'account-full' | 'inviter-gone';
+
+/** What ending a membership took with it. */
+export interface Revocation {
+  /** A membership ended. */
+  membership: boolean;
+  /** A pending invitation of the account was revoked (or declined). */
+  invitation: boolean;
+  /** Accounts whose invitations, made by the member, died with the membership. */
+  invitations: string[];
+  /** Catalog links the member had made through the membership, ended with it. */
+  catalog_links: { catalog_id: string; account_id: string }[];
+}
+
+/** What deleting an organization ended. */
+export interface OrganizationDeletion {
+  members: string[];
+  invitations: string[];
+  catalog_links: { catalog_id: string; account_id: string }[];
+  deleted_catalogs: string[];
+}
 
 /** Every read and write of accounts, memberships and organization invitations. */
 export class AccountRepository {
@@ -51,12 +79,17 @@ export class AccountRepository {
     });
   }
 
-  /** Turns the account's pending invitation into a membership; false when it had none. */
+  /**
+   * Turns the account's pending invitation into a membership; false when it had none. An
+   * invitation whose inviter is no longer a member is gone already (it hangs on his membership);
+   * one without an inviter membership counts only when the organization itself invited.
+   */
   acceptInvitation(organizationId: string, accountId: string): Promise<boolean> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
       const deleted = await em.execute<{ id: string }[]>(
-        `delete from organization_invitations where organization_id = ? and account_id = ? returning id`,
+        `delete from organization_invitations where organization_id = ? and account_id = ?
+          and (inviter_membership_id is not null or invited_by_id = organization_id) returning id`,
         [organizationId, accountId],
       );
       if (deleted.length) await insertMembership(em, organizationId, accountId);
@@ -73,15 +106,39 @@ export class AccountRepository {
     });
   }
 
-  /** Records a pending invitation unless the account is a member or invited already. */
-  async invite(organizationId: string, accountId: string, invitedById: string): Promise<void> {
-    await this.em.execute(
-      `insert into organization_invitations (id, created_at, updated_at, organization_id, account_id, invited_by_id)
-       select gen_random_uuid(), now(), now(), ?, ?, ?
-        where not exists (select 1 from memberships where organization_id = ? and member_id = ?)
-       on conflict (organization_id, account_id) do nothing`,
-      [organizationId, accountId, invitedById, organizationId, accountId],
-    );
+  /**
+   * Records a pending invitation unless the account is a member or invited already, hung on the
+   * inviter's membership (none when the organization itself invites). The organization's and the
+   * invitee's rows are locked (in id order) so concurrent invitations cannot pass the caps.
+   */
+  invite(organizationId: string, accountId: string, invitedById: string, caps: InvitationCaps): Promise<InviteOutcome> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      await em.execute(`select id from accounts where id = any(?::uuid[]) order by id for update`, [pgArray([organizationId, accountId])]);
+      const [state] = await em.execute<{ member: boolean; invited: boolean; by_organization: number; by_account: number }[]>(
+        `select exists (select 1 from memberships where organization_id = ? and member_id = ?) as member,
+                exists (select 1 from organization_invitations where organization_id = ? and account_id = ?) as invited,
+                (select count(*) from organization_invitations where organization_id = ?)::int as by_organization,
+                (select count(*) from organization_invitations where account_id = ?)::int as by_account`,
+        [organizationId, accountId, organizationId, accountId, organizationId, accountId],
+      );
+      if (state.member || state.invited) return 'unchanged';
+      // The caller's cached viewer may still list a membership that just ended: no invitation hangs on nothing.
+      // Key-share locked: a removal committing meanwhile waits for this invitation, then takes it with the membership.
+      const [inviter] = await em.execute<{ id: string }[]>(`select id from memberships where organization_id = ? and member_id = ? for key share`, [
+        organizationId,
+        invitedById,
+      ]);
+      if (!inviter && invitedById !== organizationId) return 'inviter-gone';
+      if (state.by_organization >= caps.perOrganization) return 'organization-full';
+      if (state.by_account >= caps.perAccount) return 'account-full';
+      await em.execute(
+        `insert into organization_invitations (id, created_at, updated_at, organization_id, account_id, invited_by_id, inviter_membership_id)
+         values (gen_random_uuid(), now(), now(), ?, ?, ?, ?)`,
+        [organizationId, accountId, invitedById, inviter?.id ?? null],
+      );
+      return 'invited';
+    });
   }
 
   /** Deletes the account's pending invitation; false when it had none. */
@@ -93,13 +150,42 @@ export class AccountRepository {
     return declined.length > 0;
   }
 
-  /** Removes the membership and any pending invitation of the account; answers how many rows went. */
-  removeMembership(organizationId: string, accountId: string): Promise<number> {
+  /**
+   * Ends the account's membership and any pending invitation of it, and answers what went: the
+   * invitations it had made and the catalog links it had made through the membership go with the
+   * membership (foreign keys cascade; read first to be answered).
+   */
+  removeMembership(organizationId: string, accountId: string): Promise<Revocation> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
-      const members = await em.nativeDelete(Membership, { organization: organizationId, member: accountId });
-      const invitations = await em.nativeDelete(OrganizationInvitation, { organization: organizationId, account: accountId });
-      return members + invitations;
+      const revoked = await revocationsOf(em, `m.organization_id = ? and m.member_id = ?`, [organizationId, accountId]);
+      const members = await em.execute<{ id: string }[]>(`delete from memberships where organization_id = ? and member_id = ? returning id`, [organizationId, accountId]);
+      const invitation = await em.execute<{ id: string }[]>(`delete from organization_invitations where organization_id = ? and account_id = ? returning id`, [organizationId, accountId]);
+      return { membership: members.length > 0, invitation: invitation.length > 0, ...revoked };
+    });
+  }
+
+  /**
+   * Deletes the organization account and, by cascade, its memberships, invitations, links, roster
+   * and runs; a catalog left with no linked account goes too. Answers what it ended.
+   */
+  deleteOrganization(organizationId: string): Promise<OrganizationDeletion> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      await em.execute(`select id from accounts where id = ? for update`, [organizationId]);
+      const members = await em.execute<{ id: string }[]>(`select member_id as id from memberships where organization_id = ? order by member_id`, [organizationId]);
+      const invitations = await em.execute<{ id: string }[]>(`select account_id as id from organization_invitations where organization_id = ? order by account_id`, [organizationId]);
+      const revoked = await revocationsOf(em, `m.organization_id = ?`, [organizationId]);
+      const catalogs = await em.execute<{ id: string }[]>(`select catalog_id as id from account_catalogs where account_id = ?`, [organizationId]);
+      await em.execute(`delete from accounts where id = ? and kind = 'organization'`, [organizationId]);
+      const left = await em.execute<{ id: string }[]>(`select id from catalogs where id = any(?::uuid[])`, [pgArray(catalogs.map((c) => c.id))]);
+      const kept = new Set(left.map((c) => c.id));
+      return {
+        members: members.map((m) => m.id),
+        invitations: [...new Set([...invitations.map((i) => i.id), ...revoked.invitations])].sort(),
+        catalog_links: revoked.catalog_links,
+        deleted_catalogs: catalogs.map((c) => c.id).filter((id) => !kept.has(id)).sort(),
+      };
     });
   }
 
@@ -112,16 +198,30 @@ export class AccountRepository {
     );
   }
 
-  /** The organization's pending invitations, by invitee name. */
+  /** The organization's pending invitations, oldest first. */
   async invitations(organizationId: string): Promise<OrganizationInvitee[]> {
     const rows = await this.em.getConnection().execute<(Omit<OrganizationInvitee, 'invited_at'> & { invited_at: string })[]>(
       `select a.id, a.name, a.kind, i.created_at as invited_at from organization_invitations i join accounts a on a.id = i.account_id
-        where i.organization_id = ? order by a.name, a.id`,
+        where i.organization_id = ? order by i.created_at, a.id`,
       [organizationId],
     );
     // MikroORM's pg driver hands timestamptz over as text.
     return rows.map((r) => ({ ...r, invited_at: new Date(r.invited_at) }));
   }
+}
+
+/** What ending the memberships matched by `where` (alias m) takes with it: invitations made and catalog links made through them. */
+async function revocationsOf(em: EntityManager, where: string, bindings: unknown[]): Promise<Pick<Revocation, 'invitations' | 'catalog_links'>> {
+  const invitations = await em.execute<{ id: string }[]>(
+    `select i.account_id as id from organization_invitations i join memberships m on m.id = i.inviter_membership_id where ${where} order by i.account_id`,
+    bindings,
+  );
+  // account_catalogs is the catalog module's table: read here only to answer what the cascade takes.
+  const links = await em.execute<{ catalog_id: string; account_id: string }[]>(
+    `select ac.catalog_id, ac.account_id from account_catalogs ac join memberships m on m.id = ac.membership_id where ${where} order by ac.catalog_id, ac.account_id`,
+    bindings,
+  );
+  return { invitations: invitations.map((i) => i.id), catalog_links: links };
 }
 
 async function insertMembership(em: EntityManager, organizationId: string, accountId: string): Promise<void> {

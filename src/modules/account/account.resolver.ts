@@ -2,20 +2,25 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
-import { addMemberInput, createOrganizationInput, removeMemberInput } from './account.inputs';
+import { addMemberInput, createOrganizationInput, deleteOrganizationInput, removeMemberInput } from './account.inputs';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
 import {
   AccountProfile,
   AddOrganizationMemberInputType,
   CreateOrganizationInputType,
+  DeleteOrganizationInputType,
+  OrganizationDeletion,
   OrganizationMembership,
   OrganizationType,
   RemoveOrganizationMemberInputType,
 } from './account.types';
 
 /** The request's AccountService; the federation reference builds it the same way. */
-export const accountService = (ctx: Context) => new AccountService(new AccountRepository(ctx.em), ctx.access, ctx.loaders);
+export const accountService = (ctx: Context) => new AccountService(new AccountRepository(ctx.em), ctx.access, ctx.loaders, {
+    perOrganization: ctx.deps.config.memberships.invitationsPerOrganization,
+    perAccount: ctx.deps.config.memberships.invitationsPerAccount,
+  });
 
 @Resolver()
 export class AccountResolver {
@@ -58,5 +63,14 @@ export class AccountResolver {
     @Arg('input', () => RemoveOrganizationMemberInputType) input: RemoveOrganizationMemberInputType,
   ): Promise<OrganizationMembership> {
     return accountService(ctx).removeMember(requireViewer(ctx.viewer), validate(removeMemberInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => OrganizationDeletion, {
+    description:
+      'Deletes an organization; only its members (or admins) may. Its memberships, pending invitations, the catalog links its members made through their membership, and its catalogs linked to no other account end with it',
+  })
+  deleteOrganization(@Ctx() ctx: Context, @Arg('input', () => DeleteOrganizationInputType) input: DeleteOrganizationInputType): Promise<OrganizationDeletion> {
+    return accountService(ctx).deleteOrganization(requireViewer(ctx.viewer), validate(deleteOrganizationInput, withoutNulls({ ...input })));
   }
 }

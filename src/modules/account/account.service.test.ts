@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { Account, AccountKind } from './account.entity';
+import type { InvitationCaps, InviteOutcome, OrganizationDeletion, Revocation } from './account.repository';
 import { AccountService, type AccountStore, type MembershipAccess } from './account.service';
 import type { OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
 
@@ -43,14 +44,25 @@ class FakeAccountStore implements AccountStore {
     this.memberships.add(`${organizationId}:${accountId}`);
     this.invites.delete(`${organizationId}:${accountId}`);
   }
-  async invite(organizationId: string, accountId: string): Promise<void> {
-    if (!this.memberships.has(`${organizationId}:${accountId}`)) this.invites.add(`${organizationId}:${accountId}`);
+  async invite(organizationId: string, accountId: string, _by: string, caps: InvitationCaps): Promise<InviteOutcome> {
+    const key = `${organizationId}:${accountId}`;
+    if (this.memberships.has(key) || this.invites.has(key)) return 'unchanged';
+    if ([...this.invites].filter((k) => k.startsWith(`${organizationId}:`)).length >= caps.perOrganization) return 'organization-full';
+    if ([...this.invites].filter((k) => k.endsWith(`:${accountId}`)).length >= caps.perAccount) return 'account-full';
+    this.invites.add(key);
+    return 'invited';
   }
   async declineInvitation(organizationId: string, accountId: string): Promise<boolean> {
     return this.invites.delete(`${organizationId}:${accountId}`);
   }
-  async removeMembership(organizationId: string, accountId: string): Promise<number> {
-    return Number(this.memberships.delete(`${organizationId}:${accountId}`)) + Number(this.invites.delete(`${organizationId}:${accountId}`));
+  async removeMembership(organizationId: string, accountId: string): Promise<Revocation> {
+    const membership = this.memberships.delete(`${organizationId}:${accountId}`);
+    return { membership, invitation: this.invites.delete(`${organizationId}:${accountId}`), invitations: [], catalog_links: [] };
+  }
+  async deleteOrganization(organizationId: string): Promise<OrganizationDeletion> {
+    const members = this.list(organizationId, this.memberships).map((a) => a.id);
+    this.accounts.delete(organizationId);
+    return { members, invitations: [], catalog_links: [], deleted_catalogs: [] };
   }
   async members(organizationId: string): Promise<OrganizationMember[]> {
     return this.list(organizationId, this.memberships).map(({ id, name, kind }) => ({ id, name, kind }));
@@ -87,10 +99,12 @@ describe('AccountService membership rules', () => {
       assertOrganization: (v, id) => policy.assertOrganization(v, id),
       isOnRoster: async (ownerId, artistId) => roster.has(`${ownerId}:${artistId}`),
       canAccessAccountBatched: async () => true,
+      // Every invitee is reached already here: its name shows (the masking is covered by membership.int.test.ts).
+      reachableAmong: async (_v, ids) => new Set(ids),
     };
     const accountById = new DataLoader<string, Account | null>(async (ids) => ids.map((id) => store.accounts.get(id) ?? null), { cache: false });
     const organizationsByMemberId = new DataLoader<string, OrganizationType[]>(async (ids) => ids.map(() => []));
-    service = new AccountService(store, access, { accountById, organizationsByMemberId });
+    service = new AccountService(store, access, { accountById, organizationsByMemberId }, { perOrganization: 3, perAccount: 2 });
     nora = store.add(AccountKind.person, 'Nora');
     org = store.add(AccountKind.organization, 'Northwind');
     store.memberships.add(`${org.id}:${nora.id}`);
@@ -136,7 +150,31 @@ describe('AccountService membership rules', () => {
     });
     expect(await code(service.addMember(viewerOf(nora), { id: org.id, account_id: randomUUID() }))).toBe('NOT_FOUND');
     expect(await code(service.removeMember(viewerOf(nora), { id: org.id, accountId: randomUUID() }))).toBe('NOT_FOUND');
+    const other = store.add(AccountKind.organization, 'Southside');
+    expect(await service.addMember(viewerOf(nora), { id: org.id, account_id: other.id }).catch((e: unknown) => e)).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: [{ field: 'account_id', message: expect.stringContaining('organizations cannot be members') }],
+    });
     const person = store.add(AccountKind.person, 'Not an org');
     expect(await code(service.addMember(viewerOf(nora, true), { id: person.id, account_id: nora.id }))).toBe('NOT_FOUND');
+  });
+
+  it('caps pending invitations per organization and per invitee, naming account_id', async () => {
+    const people = [1, 2, 3, 4].map((i) => store.add(AccountKind.person, `P${i}`));
+    for (const p of people.slice(0, 3)) await service.addMember(viewerOf(nora), { id: org.id, account_id: p.id });
+    expect(await service.addMember(viewerOf(nora), { id: org.id, account_id: people[3].id }).catch((e: unknown) => e)).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: [{ field: 'account_id', message: expect.stringContaining('3 pending invitations') }],
+    });
+    // Re-inviting an invited account changes nothing and is not refused.
+    expect((await service.addMember(viewerOf(nora), { id: org.id, account_id: people[0].id })).invitations).toHaveLength(3);
+    const orgs = [1, 2, 3].map((i) => store.add(AccountKind.organization, `O${i}`));
+    for (const o of orgs) store.memberships.add(`${o.id}:${nora.id}`);
+    await service.addMember(viewerOf(nora), { id: orgs[0].id, account_id: people[3].id });
+    await service.addMember(viewerOf(nora), { id: orgs[1].id, account_id: people[3].id });
+    expect(await service.addMember(viewerOf(nora), { id: orgs[2].id, account_id: people[3].id }).catch((e: unknown) => e)).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: [{ field: 'account_id', message: expect.stringContaining('2 pending invitations') }],
+    });
   });
 });

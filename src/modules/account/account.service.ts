@@ -1,19 +1,29 @@
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import { badInput, notFound } from '../../common/errors';
+import { badInput, forbidden, notFound } from '../../common/errors';
 import { type Account, AccountKind } from './account.entity';
-import type { AddMemberInput, CreateOrganizationInput, RemoveMemberInput } from './account.inputs';
+import type { AddMemberInput, CreateOrganizationInput, DeleteOrganizationInput, RemoveMemberInput } from './account.inputs';
 import type { AccountLoaders } from './account.loaders';
-import type { AccountRepository } from './account.repository';
-import type { AccountProfile, OrganizationMembership, OrganizationType } from './account.types';
+import type { AccountRepository, InvitationCaps, Revocation } from './account.repository';
+import type { AccountProfile, OrganizationDeletion, OrganizationMembership, OrganizationType } from './account.types';
 
 /** What the membership rules ask of the access policy. */
-export type MembershipAccess = Pick<AccessPolicy, 'actsForOrganization' | 'assertOrganization' | 'isOnRoster' | 'canAccessAccountBatched'>;
+export type MembershipAccess = Pick<AccessPolicy, 'actsForOrganization' | 'assertOrganization' | 'isOnRoster' | 'canAccessAccountBatched' | 'reachableAmong'>;
 
 /** The repository's public shape: what AccountService works with, and what a test fake implements. */
 export type AccountStore = Pick<
   AccountRepository,
-  'organizationsOf' | 'invitationsOfAccount' | 'createOrganization' | 'acceptInvitation' | 'addMembership' | 'invite' | 'declineInvitation' | 'removeMembership' | 'members' | 'invitations'
+  | 'organizationsOf'
+  | 'invitationsOfAccount'
+  | 'createOrganization'
+  | 'acceptInvitation'
+  | 'addMembership'
+  | 'invite'
+  | 'declineInvitation'
+  | 'removeMembership'
+  | 'deleteOrganization'
+  | 'members'
+  | 'invitations'
 >;
 
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
@@ -23,6 +33,7 @@ export class AccountService {
     private readonly repo: AccountStore,
     private readonly access: MembershipAccess,
     private readonly loaders: Pick<AccountLoaders, 'accountById' | 'organizationsByMemberId'>,
+    private readonly caps: InvitationCaps,
   ) {}
 
   async me(viewer: Viewer): Promise<AccountProfile> {
@@ -61,48 +72,80 @@ export class AccountService {
    * or admins may change its membership, and adding someone needs their consent: it records a
    * pending invitation (no reach) unless the caller is an admin or the account is an artist on the
    * organization's own roster, which are added directly. An account adding itself accepts its
-   * pending invitation. Already a member, or already invited: nothing changes.
+   * pending invitation, which holds only while its inviter is still a member. Already a member, or
+   * already invited: nothing changes. Organizations are never members; pending invitations are
+   * capped per organization and per invitee.
    */
   async addMember(viewer: Viewer, input: AddMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, account_id: accountId } = input;
     if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
-      // No invitation to accept: a non-member adding itself is refused as before.
+      // No valid invitation to accept: a non-member adding itself is refused as before.
       if (!(await this.repo.acceptInvitation(organizationId, accountId))) this.access.assertOrganization(viewer, organizationId);
-      return this.state(await this.organizationOrFail(organizationId));
+      return this.state(viewer, await this.organizationOrFail(organizationId));
     }
     this.access.assertOrganization(viewer, organizationId);
     const org = await this.organizationOrFail(organizationId);
     if (accountId === organizationId) throw badInput('account_id', 'an organization cannot be a member of itself');
     const account = await this.loaders.accountById.load(accountId);
     if (!account) throw notFound('Account');
+    if (account.kind === AccountKind.organization) throw badInput('account_id', 'must be a person or an artist: organizations cannot be members of organizations');
     // Artist accounts cannot sign in to accept; one on the organization's roster is reached already.
     const direct =
       viewer.isAdmin || accountId === viewer.accountId || (account.kind === AccountKind.artist && (await this.access.isOnRoster(organizationId, accountId)));
     if (direct) await this.repo.addMembership(organizationId, accountId);
-    else await this.repo.invite(organizationId, accountId, viewer.accountId);
-    return this.state(org);
+    else {
+      const outcome = await this.repo.invite(organizationId, accountId, viewer.accountId, this.caps);
+      if (outcome === 'organization-full') {
+        throw badInput('account_id', `the organization has ${this.caps.perOrganization} pending invitations, the most allowed: revoke some first`);
+      }
+      if (outcome === 'account-full') throw badInput('account_id', `the account has ${this.caps.perAccount} pending invitations, the most allowed`);
+      if (outcome === 'inviter-gone') throw forbidden('Not a member of the requested organization');
+    }
+    return this.state(viewer, org);
   }
 
   /**
    * DELETE /organizations/:id/members/:accountId: removes a member or revokes a pending invitation
    * (members, the organization itself, admins; members may remove themselves). An invited account
-   * may decline its own invitation. Neither a member nor invited: 404.
+   * may decline its own invitation. Neither a member nor invited: 404. Answers what ended: the
+   * invitations the member had made and the catalog links made through the membership go with it.
    */
   async removeMember(viewer: Viewer, input: RemoveMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, accountId } = input;
     if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
       if (!(await this.repo.declineInvitation(organizationId, accountId))) this.access.assertOrganization(viewer, organizationId);
-      return this.state(await this.organizationOrFail(organizationId));
+      const declined: Revocation = { membership: false, invitation: true, invitations: [], catalog_links: [] };
+      return { ...(await this.state(viewer, await this.organizationOrFail(organizationId))), revoked: declined };
     }
     this.access.assertOrganization(viewer, organizationId);
     const org = await this.organizationOrFail(organizationId);
-    if (!(await this.repo.removeMembership(organizationId, accountId))) throw notFound('Membership');
-    return this.state(org);
+    const revoked = await this.repo.removeMembership(organizationId, accountId);
+    if (!revoked.membership && !revoked.invitation) throw notFound('Membership');
+    return { ...(await this.state(viewer, org)), revoked };
   }
 
-  private async state(org: Account): Promise<OrganizationMembership> {
+  /**
+   * DELETE /organizations/:id: its members (or the organization itself, or admins) delete it;
+   * memberships, invitations (its own and those its members made), the links made through its
+   * memberships, and catalogs linked to nobody else end with it.
+   */
+  async deleteOrganization(viewer: Viewer, input: DeleteOrganizationInput): Promise<OrganizationDeletion> {
+    this.access.assertOrganization(viewer, input.id);
+    const org = await this.organizationOrFail(input.id);
+    const ended = await this.repo.deleteOrganization(org.id);
+    return { organization: toOrganization(org), ...ended };
+  }
+
+  /** The organization's members and pending invitations; an invitee's name and kind only for a caller who reaches it already. */
+  private async state(viewer: Viewer, org: Account): Promise<OrganizationMembership> {
     const [members, invitations] = await Promise.all([this.repo.members(org.id), this.repo.invitations(org.id)]);
-    return { organization: toOrganization(org), members, invitations };
+    const known = await this.access.reachableAmong(viewer, invitations.map((i) => i.id));
+    return {
+      organization: toOrganization(org),
+      members,
+      invitations: invitations.map((i) => (known.has(i.id) ? i : { ...i, name: null, kind: null })),
+      revoked: null,
+    };
   }
 
   private async organizationOrFail(id: string): Promise<Account> {

@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { describe } from '../../common/validation';
 import { AccountKind } from './account.entity';
-import { addMemberInput, createOrganizationInput, removeMemberInput } from './account.inputs';
+import { addMemberInput, createOrganizationInput, deleteOrganizationInput, removeMemberInput } from './account.inputs';
 
 registerEnumType(AccountKind, { name: 'AccountKind', description: 'person, artist or organization' });
 
@@ -62,19 +62,46 @@ export class OrganizationMember {
   kind!: AccountKind;
 }
 
-@ObjectType('OrganizationInvitee', { description: 'An account invited to an organization that has not accepted yet (not a member)' })
+@ObjectType('OrganizationInvitee', {
+  description:
+    'An account invited to an organization that has not accepted yet (not a member). Its name and kind are shown only to a caller who reaches the account already: an invitation reveals nothing of its invitee',
+})
 export class OrganizationInvitee {
   @Field(() => ID)
   id!: string;
 
-  @Field()
-  name!: string;
+  @Field(() => String, { nullable: true, description: 'The invitee’s name, when the caller reaches the account otherwise (null if not)' })
+  name!: string | null;
 
-  @Field(() => AccountKind)
-  kind!: AccountKind;
+  @Field(() => AccountKind, { nullable: true, description: 'The invitee’s kind, when the caller reaches the account otherwise (null if not)' })
+  kind!: AccountKind | null;
 
   @Field()
   invited_at!: Date;
+}
+
+@ObjectType('RevokedCatalogLink', { description: 'A catalog link that ended with a membership' })
+export class RevokedCatalogLink {
+  @Field(() => ID)
+  catalog_id!: string;
+
+  @Field(() => ID)
+  account_id!: string;
+}
+
+@ObjectType('MembershipRevocation', { description: 'What a removal ended: the membership or invitation, and what the member had made through the membership' })
+export class MembershipRevocation {
+  @Field({ description: 'A membership ended' })
+  membership!: boolean;
+
+  @Field({ description: 'A pending invitation of the account was revoked or declined' })
+  invitation!: boolean;
+
+  @Field(() => [ID], { description: 'Accounts whose pending invitations, made by the removed member, died with the membership' })
+  invitations!: string[];
+
+  @Field(() => [RevokedCatalogLink], { description: 'Catalog links the removed member had made through the membership, ended with it' })
+  catalog_links!: RevokedCatalogLink[];
 }
 
 @ObjectType('OrganizationMembership', { description: 'The membership of an organization: its members and pending invitations' })
@@ -85,8 +112,35 @@ export class OrganizationMembership {
   @Field(() => [OrganizationMember], { description: 'Every member after the change, by name' })
   members!: OrganizationMember[];
 
-  @Field(() => [OrganizationInvitee], { description: 'Pending invitations after the change, by name' })
+  @Field(() => [OrganizationInvitee], { description: 'Pending invitations after the change, oldest first' })
   invitations!: OrganizationInvitee[];
+
+  @Field(() => MembershipRevocation, { nullable: true, description: 'What a removal ended (null when adding)' })
+  revoked!: MembershipRevocation | null;
+}
+
+@ObjectType('OrganizationDeletion', { description: 'A deleted organization and what ended with it' })
+export class OrganizationDeletion {
+  @Field(() => OrganizationType)
+  organization!: OrganizationType;
+
+  @Field(() => [ID], { description: 'Its former members' })
+  members!: string[];
+
+  @Field(() => [ID], { description: 'Accounts whose pending invitations (to it, or made through its memberships) died with it' })
+  invitations!: string[];
+
+  @Field(() => [RevokedCatalogLink], { description: 'Catalog links its members had made through their memberships' })
+  catalog_links!: RevokedCatalogLink[];
+
+  @Field(() => [ID], { description: 'Its catalogs that were linked to no other account, deleted with their songs' })
+  deleted_catalogs!: string[];
+}
+
+@InputType('DeleteOrganizationInput', { description: 'An organization to delete' })
+export class DeleteOrganizationInputType {
+  @Field(() => ID, { description: describe(deleteOrganizationInput, 'id') })
+  id!: string;
 }
 
 @InputType('CreateOrganizationInput', { description: 'A new organization' })

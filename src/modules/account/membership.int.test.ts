@@ -1,6 +1,12 @@
 import { createTestApp, TestApp } from '../../../test/app';
 import { as, DEMO } from '../../../test/demo';
-import { createAccount, createOrganization } from '../../../test/factories';
+import { addSong, createAccount, createCatalog, createOrganization } from '../../../test/factories';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccessPolicy } from '../../auth/access';
+import { AccountKind } from './account.entity';
+import { createAccountLoaders } from './account.loaders';
+import { AccountRepository } from './account.repository';
+import { AccountService } from './account.service';
 import { AddOrganizationMemberDocument, MeDocument } from '../../../test/generated/graphql';
 
 describe('organization membership (/api/organizations/:id/members)', () => {
@@ -29,7 +35,9 @@ describe('organization membership (/api/organizations/:id/members)', () => {
       status: 'success',
       organization: { id: ottoInc, name: 'Otto Inc', created_at: expect.any(String) },
       members: [{ id: DEMO.otto, name: 'Otto Solo', kind: 'person' }],
-      invitations: [{ id: DEMO.nora, name: 'Nora North', kind: 'person', invited_at: expect.any(String) }],
+      // Otto does not reach Nora: the invitation shows her id only (no name or kind oracle).
+      invitations: [{ id: DEMO.nora, name: null, kind: null, invited_at: expect.any(String) }],
+      revoked: null,
     });
 
     // A pending invitation opens nothing: not Nora's account, catalogs, lyrics or roster.
@@ -82,7 +90,7 @@ describe('organization membership (/api/organizations/:id/members)', () => {
     const first = await add(as.nora, DEMO.northwind, newcomer.account.id);
     expect(first.status).toBe(200);
     expect(ids(first.body.members)).toEqual([DEMO.liam, DEMO.nora]);
-    expect(first.body.invitations).toEqual([{ id: newcomer.account.id, name: 'Aaron Newcomer', kind: 'person', invited_at: expect.any(String) }]);
+    expect(first.body.invitations).toEqual([{ id: newcomer.account.id, name: null, kind: null, invited_at: expect.any(String) }]);
     const again = await add(as.nora, DEMO.northwind, newcomer.account.id);
     expect(again.body).toEqual(first.body);
     expect((await me(newcomer.headers)).invitations).toHaveLength(1);
@@ -200,5 +208,164 @@ describe('organization membership (/api/organizations/:id/members)', () => {
     const accepted = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, account_id: newcomer.account.id } }, newcomer.headers);
     expect(ids(accepted.body.data.addOrganizationMember.members)).toContain(newcomer.account.id);
     expect(accepted.body.data.addOrganizationMember.invitations).toEqual([]);
+  });
+});
+
+describe('membership lifecycle: what a membership granted ends with it (issues 24, 30)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const add = (headers: Record<string, string>, org: string, accountId: unknown) =>
+    t.http().post(`/api/organizations/${org}/members`).set(headers).send({ account_id: accountId });
+  const remove = (headers: Record<string, string>, org: string, accountId: string) =>
+    t.http().delete(`/api/organizations/${org}/members/${accountId}`).set(headers);
+  const me = async (headers: Record<string, string>) => (await t.http().get('/api/accounts/me').set(headers)).body.account;
+
+  /** An organization with an owner and a member who plants an invitation for a second account of his. */
+  async function planted() {
+    const owner = await createAccount(t.orm, { name: 'Owner' });
+    const mallory = await createAccount(t.orm, { name: 'Mallory' });
+    const alt = await createAccount(t.orm, { name: 'Mallory Alt' });
+    const org = await createOrganization(t.orm, `Planted ${alt.account.id.slice(0, 6)}`, [owner.account.id, mallory.account.id]);
+    const catalog = await createCatalog(t.orm, { linkedTo: [org.id] });
+    await addSong(t.orm, catalog.id, { lyrics: 'secret lyrics' });
+    expect((await add(mallory.headers, org.id, alt.account.id)).status).toBe(200);
+    return { owner, mallory, alt, org, catalog };
+  }
+
+  async function expectNoReach(headers: Record<string, string>, org: string, catalog: string) {
+    expect((await me(headers)).organizations).toEqual([]);
+    expect((await me(headers)).invitations).toEqual([]);
+    const accepted = await add(headers, org, (await me(headers)).id);
+    expect(accepted.status).toBe(403);
+    expect(accepted.body.code).toBe('FORBIDDEN');
+    expect((await t.http().get('/api/artists').query({ organization_id: org }).set(headers)).status).toBe(403);
+    expect((await t.http().get('/api/catalogs/songs').query({ catalog_id: catalog }).set(headers)).status).toBe(403);
+  }
+
+  it('an invitation dies with its inviter’s removal, and the removal answers it', async () => {
+    const { owner, mallory, alt, org, catalog } = await planted();
+    const removed = await remove(owner.headers, org.id, mallory.account.id);
+    expect(removed.status).toBe(200);
+    expect(removed.body.revoked).toEqual({ membership: true, invitation: false, invitations: [alt.account.id], catalog_links: [] });
+    expect(removed.body.invitations).toEqual([]);
+    await expectNoReach(alt.headers, org.id, catalog.id);
+  });
+
+  it('an invitation dies when its inviter leaves', async () => {
+    const { mallory, alt, org, catalog } = await planted();
+    const left = await remove(mallory.headers, org.id, mallory.account.id);
+    expect(left.status).toBe(200);
+    expect(left.body.revoked.invitations).toEqual([alt.account.id]);
+    await expectNoReach(alt.headers, org.id, catalog.id);
+  });
+
+  it('an invitation dies with its inviter’s account', async () => {
+    const { mallory, alt, org, catalog } = await planted();
+    await t.orm.em.fork().getConnection().execute(`delete from accounts where id = ?`, [mallory.account.id]);
+    await expectNoReach(alt.headers, org.id, catalog.id);
+  });
+
+  it('an invitation dies with the organization: DELETE /api/organizations/{id} answers what ended', async () => {
+    const { owner, mallory, alt, org, catalog } = await planted();
+    const stranger = await createAccount(t.orm);
+    const refused = await t.http().delete(`/api/organizations/${org.id}`).set(stranger.headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('FORBIDDEN');
+    const deleted = await t.http().delete(`/api/organizations/${org.id}`).set(owner.headers);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({
+      status: 'success',
+      organization: { id: org.id, name: org.name, created_at: expect.any(String) },
+      members: [owner.account.id, mallory.account.id].sort(),
+      invitations: [alt.account.id],
+      catalog_links: [],
+      deleted_catalogs: [catalog.id],
+    });
+    expect((await me(alt.headers)).invitations).toEqual([]);
+    expect((await me(mallory.headers)).organizations).toEqual([]);
+    expect((await t.http().delete(`/api/organizations/${org.id}`).set(owner.headers)).status).toBe(403);
+    expect((await t.http().delete(`/api/organizations/${org.id}`).set(as.ada)).status).toBe(404);
+    expect((await t.http().delete(`/api/organizations/nope`).set(owner.headers)).body.details).toEqual([{ field: 'id', message: 'must be a UUID' }]);
+  });
+
+  it('an invitation whose inviter is still a member is accepted as before', async () => {
+    const { owner, alt, org } = await planted();
+    const accepted = await add(alt.headers, org.id, alt.account.id);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.members.map((m: { id: string }) => m.id)).toContain(alt.account.id);
+    expect((await remove(owner.headers, org.id, alt.account.id)).body.revoked).toEqual({ membership: true, invitation: false, invitations: [], catalog_links: [] });
+  });
+
+  it('an invite answers no profile of an invitee the inviter does not reach: no name or kind oracle', async () => {
+    const inviter = await createAccount(t.orm);
+    const org = await createOrganization(t.orm, undefined, [inviter.account.id]);
+    const unknownPerson = await createAccount(t.orm, { name: 'Hidden Person' });
+    const unknownArtist = await createAccount(t.orm, { name: 'Hidden Artist', kind: AccountKind.artist });
+    const person = await add(inviter.headers, org.id, unknownPerson.account.id);
+    const artist = await add(inviter.headers, org.id, unknownArtist.account.id);
+    expect(person.status).toBe(200);
+    expect(person.body.invitations).toEqual([{ id: unknownPerson.account.id, name: null, kind: null, invited_at: expect.any(String) }]);
+    expect(artist.body.invitations[1]).toEqual({ id: unknownArtist.account.id, name: null, kind: null, invited_at: expect.any(String) });
+    expect(JSON.stringify([person.body, artist.body])).not.toMatch(/Hidden|artist/);
+    // A co-member elsewhere is reached already: the inviter knew the name.
+    const colleague = await createAccount(t.orm, { name: 'Known Colleague' });
+    await createOrganization(t.orm, undefined, [inviter.account.id, colleague.account.id]);
+    const known = await add(inviter.headers, org.id, colleague.account.id);
+    expect(known.body.invitations[2]).toEqual({ id: colleague.account.id, name: 'Known Colleague', kind: 'person', invited_at: expect.any(String) });
+  });
+
+  it('refuses to invite or add an organization (400 naming account_id), even for an admin', async () => {
+    const inviter = await createAccount(t.orm);
+    const org = await createOrganization(t.orm, undefined, [inviter.account.id]);
+    const other = await createOrganization(t.orm);
+    for (const res of [await add(inviter.headers, org.id, other.id), await add(as.ada, org.id, other.id)]) {
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('BAD_USER_INPUT');
+      expect(res.body.details).toEqual([{ field: 'account_id', message: expect.stringContaining('organizations cannot be members') }]);
+    }
+    const rows = await t.orm.em.fork().getConnection().execute(`select 1 from organization_invitations where account_id = ? union all select 1 from memberships where member_id = ?`, [other.id, other.id]);
+    expect(rows).toEqual([]);
+  });
+
+  it('caps the pending invitations one account can be sent (INVITATIONS_MAX_PER_ACCOUNT, 20 by default)', async () => {
+    const spammer = await createAccount(t.orm);
+    const target = await createAccount(t.orm);
+    const orgs = [];
+    for (let i = 0; i < 21; i += 1) orgs.push(await createOrganization(t.orm, undefined, [spammer.account.id]));
+    for (const org of orgs.slice(0, 20)) expect((await add(spammer.headers, org.id, target.account.id)).status).toBe(200);
+    const refused = await add(spammer.headers, orgs[20].id, target.account.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ field: 'account_id', message: 'the account has 20 pending invitations, the most allowed' }]);
+    expect((await me(target.headers)).invitations).toHaveLength(20);
+  });
+
+  it('holds the per-account cap under concurrent invitations from many organizations', async () => {
+    const spammer = await createAccount(t.orm);
+    const target = await createAccount(t.orm);
+    const orgs = [];
+    for (let i = 0; i < 26; i += 1) orgs.push(await createOrganization(t.orm, undefined, [spammer.account.id]));
+    const answers = await Promise.all(orgs.map((org) => add(spammer.headers, org.id, target.account.id)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(20);
+    expect(answers.filter((r) => r.status === 400 && r.body.details?.[0]?.field === 'account_id')).toHaveLength(6);
+    expect((await me(target.headers)).invitations).toHaveLength(20);
+  });
+
+  it('a viewer still cached as a member after its removal cannot plant an invitation (403, nothing written)', async () => {
+    const mallory = await createAccount(t.orm);
+    const alt = await createAccount(t.orm);
+    const org = await createOrganization(t.orm, undefined, [mallory.account.id]);
+    await t.orm.em.fork().getConnection().execute(`delete from memberships where organization_id = ? and member_id = ?`, [org.id, mallory.account.id]);
+    // The viewer as another instance may still hold it for a moment: the membership listed.
+    const stale = { accountId: mallory.account.id, kind: AccountKind.person, name: 'Mallory', email: null, organizationIds: [org.id], isAdmin: false, via: 'api_key' as const };
+    const em = t.orm.em.fork() as EntityManager;
+    const service = new AccountService(new AccountRepository(em), new AccessPolicy(em), createAccountLoaders(em), { perOrganization: 100, perAccount: 20 });
+    await expect(service.addMember(stale, { id: org.id, account_id: alt.account.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await em.getConnection().execute(`select 1 from organization_invitations where organization_id = ?`, [org.id])).toEqual([]);
   });
 });

@@ -61,9 +61,14 @@ export class AuthRepository {
     return this.em.findOne(Account, { email });
   }
 
-  /** Adds a person account named by its address to the unit of work. */
-  createPerson(email: string): Account {
-    return this.em.create(Account, { kind: AccountKind.person, name: email, email });
+  /** Adds a person account named by its address to the unit of work; `proven` when a mailed code proved the address. */
+  createPerson(email: string, proven: boolean): Account {
+    return this.em.create(Account, { kind: AccountKind.person, name: email, email, emailVerifiedAt: proven ? new Date() : null });
+  }
+
+  /** Takes the address from an account that holds it unproven (an agent+ signup): proof of the mailbox wins it. */
+  async releaseUnprovenAddress(email: string): Promise<void> {
+    await this.em.execute(`update accounts set email = null, updated_at = now() where email = ? and email_verified_at is null`, [email]);
   }
 
   /**

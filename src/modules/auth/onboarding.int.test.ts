@@ -60,8 +60,22 @@ describe('agent onboarding (POST /api/agents/signup, /api/agents/verify)', () =>
     const again = await signup(email);
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ account_id: null, api_key: null, message: MESSAGES.codeSent });
+    // Proof of the mailbox never opens the account an unproven signup made: the prover gets an
+    // account of its own, with the address; the agent+ account keeps its key and loses the address.
     const verified = await verify(email, codeFor(email)!);
-    expect(verified.body.account_id).toBe(first.body.account_id);
+    expect(verified.status).toBe(200);
+    expect(verified.body.account_id).not.toBe(first.body.account_id);
+    const prover = await t.http().get('/api/accounts/me').set('x-api-key', verified.body.api_key);
+    expect(prover.body.account).toMatchObject({ id: verified.body.account_id, email });
+    const squatter = await t.http().get('/api/accounts/me').set('x-api-key', first.body.api_key);
+    expect(squatter.body.account).toMatchObject({ id: first.body.account_id, email: null });
+    // What the prover makes stays out of the squatter's reach.
+    const catalog = await t.http().post('/api/catalogs').set('x-api-key', verified.body.api_key).send({ name: 'Prover only' });
+    expect((await t.http().get('/api/catalogs').set('x-api-key', first.body.api_key)).body.catalogs).toEqual([]);
+    expect((await t.http().get('/api/catalogs/songs').query({ catalog_id: catalog.body.catalog.id }).set('x-api-key', first.body.api_key)).status).toBe(403);
+    // A proven address is found again by the next code.
+    await signup(email);
+    expect((await verify(email, codeFor(email)!)).body.account_id).toBe(verified.body.account_id);
   });
 
   it('answers known and unknown addresses alike, and e-mails each a code that yields a key', async () => {

@@ -30,10 +30,17 @@ class FakeAuthStore implements OnboardingStore, OnboardingRepo {
   async accountByEmail(email: string): Promise<Account | null> {
     return this.accounts.get(email) ?? null;
   }
-  createPerson(email: string): Account {
-    const account = Object.assign(new Account(), { kind: AccountKind.person, name: email, email });
+  createPerson(email: string, proven: boolean): Account {
+    const account = Object.assign(new Account(), { kind: AccountKind.person, name: email, email, emailVerifiedAt: proven ? new Date() : null });
     this.accounts.set(email, account);
     return account;
+  }
+  async releaseUnprovenAddress(email: string): Promise<void> {
+    const holder = this.accounts.get(email);
+    if (holder && !holder.emailVerifiedAt) {
+      holder.email = null;
+      this.accounts.delete(email);
+    }
   }
   addApiKey(accountId: string, name: string, hint: string, hash: string): ApiKey {
     const key = Object.assign(new ApiKey(), { account: { id: accountId } as Account, name, hint, hash });

@@ -35,7 +35,7 @@ const isAgentAddress = (email: string) => email.split('@')[0].startsWith('agent+
 /** What onboarding reads and writes inside its transactions. */
 export type OnboardingRepo = Pick<
   AuthRepository,
-  'signupCounts' | 'recordSignupAttempt' | 'accountIdByEmail' | 'accountByEmail' | 'createPerson' | 'addApiKey' | 'flush' | 'replaceVerificationCode' | 'latestUnusedCode'
+  'signupCounts' | 'recordSignupAttempt' | 'accountIdByEmail' | 'accountByEmail' | 'createPerson' | 'releaseUnprovenAddress' | 'addApiKey' | 'flush' | 'replaceVerificationCode' | 'latestUnusedCode'
 >;
 
 /** The repository's public shape for OnboardingService, and what a test fake implements. */
@@ -73,7 +73,8 @@ export class OnboardingService {
       // An agent+ address gets its account and key at once, but only the first time: a known
       // address must prove it receives the mail before anyone gets a key to it.
       if (isAgentAddress(email) && !known) {
-        const account = repo.createPerson(email);
+        // No proof of the mailbox: the address stays unproven, and nothing matches by it (README, "Addresses").
+        const account = repo.createPerson(email, false);
         const { raw } = issueApiKey(repo, this.settings.apiKeyPrefix, account.id, 'signup');
         await repo.flush();
         return { accountId: account.id, raw, code: null };
@@ -107,7 +108,10 @@ export class OnboardingService {
         return { kind: 'wrong' as const };
       }
       row.usedAt = new Date();
-      const account = (await repo.accountByEmail(email)) ?? repo.createPerson(email);
+      // The code proves the mailbox: a proven holder gets the key; an unproven one (agent+ signup) never does, it loses the address.
+      const known = await repo.accountByEmail(email);
+      if (known && !known.emailVerifiedAt) await repo.releaseUnprovenAddress(email);
+      const account = known?.emailVerifiedAt ? known : repo.createPerson(email, true);
       const { raw } = issueApiKey(repo, this.settings.apiKeyPrefix, account.id, 'signup');
       await repo.flush();
       return { kind: 'ok' as const, accountId: account.id, raw };

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
-import { Account } from '../account';
+import { Account, Membership } from '../account';
 
 @Entity({ tableName: 'catalogs' })
 export class Catalog extends BaseEntity {
@@ -18,6 +18,11 @@ export class AccountCatalog extends BaseEntity {
   @ManyToOne(() => Catalog, { deleteRule: 'cascade' })
   @Index({ name: 'account_catalogs_catalog_idx' })
   catalog!: Catalog;
+
+  /** The membership a member linked this through: the link ends with it (null: linked in the account's own right). */
+  @ManyToOne(() => Membership, { deleteRule: 'cascade', nullable: true })
+  @Index({ name: 'account_catalogs_membership_idx' })
+  membership!: Membership | null;
 }
 
 /**

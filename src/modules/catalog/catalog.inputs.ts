@@ -40,8 +40,8 @@ export const catalogsInput = z.object({
 export const addCatalogInput = z
   .object({
     name: catalogName.optional().describe('Create a catalog with this name'),
-    catalog_id: uuid().optional().describe('Link this existing catalog (the caller must reach it)'),
-    account_id: uuid().optional().describe('Account to link the catalog to (default: the caller)'),
+    catalog_id: uuid().optional().describe('Link this existing catalog: the caller or one of its organizations must hold it in its own right (a link needing a membership ends with it)'),
+    account_id: uuid().optional().describe('Account to create or link the catalog for (default: the caller); a link goes only to the caller or an organization it is a member of'),
   })
   .refine((v) => (v.name === undefined) !== (v.catalog_id === undefined), {
     message: 'give either name (create) or catalog_id (link), not both',

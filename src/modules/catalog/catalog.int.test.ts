@@ -1,5 +1,6 @@
 import { as, DEMO, router } from '../../../test/demo';
 import { createTestApp, TestApp } from '../../../test/app';
+import { addSong, createAccount, createCatalog, createOrganization } from '../../../test/factories';
 import { AddCatalogSongsDocument, CatalogGraphDocument, CatalogSongsDocument, MyArtistsCatalogsDocument, RemoveCatalogsDocument } from '../../../test/generated/graphql';
 
 const SONG_KEYS = ['album', 'artists', 'catalog_id', 'isrc', 'lyrics', 'name', 'updated_at'];
@@ -409,5 +410,128 @@ describe('catalogs and songs (real PostgreSQL)', () => {
       expect(plan).toContain('catalog_song_artists_artist_idx');
       expect(plan).not.toMatch(/Seq Scan/);
     });
+  });
+});
+
+describe('catalog links end with the membership they were made through (issue 30)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const link = (who: Record<string, string>, body: Record<string, unknown>) => t.http().post('/api/catalogs').set(who).send(body);
+  const unlink = (who: Record<string, string>, catalogs: { catalog_id: string; account_id: string }[]) => t.http().delete('/api/catalogs').set(who).send({ catalogs });
+  const removeMember = (who: Record<string, string>, org: string, member: string) => t.http().delete(`/api/organizations/${org}/members/${member}`).set(who);
+  const songs = (who: Record<string, string>, catalog: string) => t.http().get('/api/catalogs/songs').query({ catalog_id: catalog }).set(who);
+  const catalogIds = async (who: Record<string, string>) => (await t.http().get('/api/catalogs').set(who)).body.catalogs.map((c: { id: string }) => c.id);
+
+  /** An organization with an owner and a member, its catalog holding one song with lyrics. */
+  async function label() {
+    const owner = await createAccount(t.orm, { name: 'Label Owner' });
+    const member = await createAccount(t.orm, { name: 'Label Member' });
+    const org = await createOrganization(t.orm, undefined, [owner.account.id, member.account.id]);
+    const catalog = await createCatalog(t.orm, { linkedTo: [org.id] });
+    const song = await addSong(t.orm, catalog.id, { name: 'Original', lyrics: 'label lyrics' });
+    return { owner, member, org, catalog, song };
+  }
+
+  async function expectLockedOut(who: Record<string, string>, catalog: string, isrc: string) {
+    expect((await songs(who, catalog)).status).toBe(403);
+    const rename = await t.http().post('/api/catalogs/songs').set(who).send({ songs: [{ catalog_id: catalog, isrc, name: 'Renamed by ex-member' }] });
+    expect(rename.status).toBe(403);
+    expect(await catalogIds(who)).not.toContain(catalog);
+  }
+
+  it('a member who linked the organization’s catalog to himself loses it when removed; the removal answers the link', async () => {
+    const { owner, member, org, catalog, song } = await label();
+    expect((await link(member.headers, { catalog_id: catalog.id })).status).toBe(200);
+    expect(await catalogIds(member.headers)).toContain(catalog.id);
+    const removed = await removeMember(owner.headers, org.id, member.account.id);
+    expect(removed.status).toBe(200);
+    expect(removed.body.revoked.catalog_links).toEqual([{ catalog_id: catalog.id, account_id: member.account.id }]);
+    await expectLockedOut(member.headers, catalog.id, song.isrc);
+    // The organization keeps its catalog, unchanged.
+    const kept = await songs(owner.headers, catalog.id);
+    expect(kept.body.songs.map((s: { name: string; lyrics: string }) => [s.name, s.lyrics])).toEqual([['Original', 'label lyrics']]);
+  });
+
+  it('the same when the member leaves or the organization is deleted', async () => {
+    const left = await label();
+    await link(left.member.headers, { catalog_id: left.catalog.id });
+    expect((await removeMember(left.member.headers, left.org.id, left.member.account.id)).body.revoked.catalog_links).toHaveLength(1);
+    await expectLockedOut(left.member.headers, left.catalog.id, left.song.isrc);
+
+    const gone = await label();
+    await link(gone.member.headers, { catalog_id: gone.catalog.id });
+    const deleted = await t.http().delete(`/api/organizations/${gone.org.id}`).set(gone.owner.headers);
+    expect(deleted.body.catalog_links).toEqual([{ catalog_id: gone.catalog.id, account_id: gone.member.account.id }]);
+    expect(deleted.body.deleted_catalogs).toEqual([gone.catalog.id]);
+    expect((await songs(gone.member.headers, gone.catalog.id)).status).toBe(404);
+  });
+
+  it('a member’s own catalog shared with the organization leaves it with him; he keeps his catalog', async () => {
+    const { owner, member, org } = await label();
+    const own = await createCatalog(t.orm, { linkedTo: [member.account.id] });
+    const own_song = await addSong(t.orm, own.id, { lyrics: 'member lyrics' });
+    expect((await link(member.headers, { catalog_id: own.id, account_id: org.id })).status).toBe(200);
+    expect((await songs(owner.headers, own.id)).status).toBe(200);
+    const left = await removeMember(member.headers, org.id, member.account.id);
+    expect(left.body.revoked.catalog_links).toEqual([{ catalog_id: own.id, account_id: org.id }]);
+    await expectLockedOut(owner.headers, own.id, own_song.isrc);
+    expect((await songs(member.headers, own.id)).body.songs).toHaveLength(1);
+  });
+
+  it('refuses links the caller may not make, changing nothing (403)', async () => {
+    const { member, org } = await label();
+    const colleague = await createAccount(t.orm, { organizations: [org.id] });
+    const personal = await createCatalog(t.orm, { linkedTo: [colleague.account.id] });
+    const otherOrg = await createOrganization(t.orm, undefined, [member.account.id]);
+    const orgCatalog = (await createCatalog(t.orm, { linkedTo: [org.id] })).id;
+    const own = await createCatalog(t.orm, { linkedTo: [member.account.id] });
+    const before = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from account_catalogs`);
+    for (const [body, why] of [
+      // Reached only through a co-member's account: its owner must link it.
+      [{ catalog_id: personal.id }, 'a co-member’s personal catalog'],
+      // Linked to an account the caller does not act for.
+      [{ catalog_id: own.id, account_id: colleague.account.id }, 'to a co-member'],
+      // Between two organizations: it would hang on two memberships.
+      [{ catalog_id: orgCatalog, account_id: otherOrg.id }, 'from one organization to another'],
+    ] as const) {
+      const res = await link(member.headers, body);
+      expect([why, res.status, res.body.code]).toEqual([why, 403, 'FORBIDDEN']);
+    }
+    expect(await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from account_catalogs`)).toEqual(before);
+  });
+
+  it('a link made through a membership cannot be laundered into a link of one’s own right', async () => {
+    const { owner, member, org, catalog, song } = await label();
+    const side = await createOrganization(t.orm, undefined, [member.account.id]);
+    await link(member.headers, { catalog_id: catalog.id });
+    // His link hangs on the membership: it is no ground to pass the catalog on to his other organization.
+    expect((await link(member.headers, { catalog_id: catalog.id, account_id: side.id })).status).toBe(403);
+    await removeMember(owner.headers, org.id, member.account.id);
+    await expectLockedOut(member.headers, catalog.id, song.isrc);
+  });
+
+  it('the organization unlinks a link to its catalog made before these rules, even by an account it no longer reaches', async () => {
+    const { owner, member, org, catalog, song } = await label();
+    const conn = t.orm.em.fork().getConnection();
+    // As the old POST /api/catalogs made it: no membership recorded, then the member was removed.
+    await conn.execute(`insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())`, [
+      member.account.id,
+      catalog.id,
+    ]);
+    await removeMember(owner.headers, org.id, member.account.id);
+    expect((await songs(member.headers, catalog.id)).status).toBe(200);
+    const unlinked = await unlink(owner.headers, [{ catalog_id: catalog.id, account_id: member.account.id }]);
+    expect(unlinked.status).toBe(200);
+    await expectLockedOut(member.headers, catalog.id, song.isrc);
+    // The ex-member cannot do the same to the organization's older link.
+    const refused = await unlink(member.headers, [{ catalog_id: catalog.id, account_id: org.id }]);
+    expect(refused.status).toBe(403);
+    expect((await songs(owner.headers, catalog.id)).status).toBe(200);
   });
 });

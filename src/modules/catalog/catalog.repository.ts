@@ -311,13 +311,55 @@ export class CatalogRepository {
     return rows.map(({ owner, total, rn: _rn, artist_id: _a, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
   }
 
-  /** Links an existing catalog to the account (no-op when linked already). */
-  async linkCatalog(accountId: string, catalogId: string): Promise<void> {
-    await this.em.execute(
-      `insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
-       on conflict (account_id, catalog_id) do nothing`,
-      [accountId, catalogId],
+  /**
+   * Links an existing catalog to the account (no-op when linked already). `through`: the
+   * membership the link is made through, which it then ends with; when that membership is gone
+   * nothing is linked and the answer is false.
+   */
+  async linkCatalog(accountId: string, catalogId: string, through?: { organizationId: string; memberId: string }): Promise<boolean> {
+    if (!through) {
+      await this.em.execute(
+        `insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
+         on conflict (account_id, catalog_id) do nothing`,
+        [accountId, catalogId],
+      );
+      return true;
+    }
+    // memberships is the account module's table: read here only to hang the link on its row.
+    const rows = await this.em.execute<{ ok: number }[]>(
+      // Key-share locked: a removal committing meanwhile waits, then takes the link with the membership.
+      `with m as (select id from memberships where organization_id = ? and member_id = ? for key share),
+            ins as (insert into account_catalogs (id, account_id, catalog_id, membership_id, created_at, updated_at)
+                    select gen_random_uuid(), ?, ?, m.id, now(), now() from m
+                    on conflict (account_id, catalog_id) do nothing)
+       select 1 as ok from m`,
+      [through.organizationId, through.memberId, accountId, catalogId],
     );
+    return rows.length > 0;
+  }
+
+  /** The accounts the catalog is linked to in their own right (not through a membership). */
+  async holdersOf(catalogId: string): Promise<string[]> {
+    const rows = await this.em.execute<{ account_id: string }[]>(`select account_id from account_catalogs where catalog_id = ? and membership_id is null`, [
+      catalogId,
+    ]);
+    return rows.map((r) => r.account_id);
+  }
+
+  /**
+   * Of these links, those an account in `actors` may end as a holder of the catalog: it is linked
+   * to it in its own right, and before the link in question was made.
+   */
+  async unlinkableAsHolder(actors: readonly string[], links: { catalog_id: string; account_id: string }[]): Promise<Set<string>> {
+    if (!links.length) return new Set();
+    const rows = await this.em.execute<{ catalog_id: string; account_id: string }[]>(
+      `select ac.catalog_id, ac.account_id from account_catalogs ac
+         join unnest(?::uuid[], ?::uuid[]) as t(catalog_id, account_id) on ac.catalog_id = t.catalog_id and ac.account_id = t.account_id
+        where exists (select 1 from account_catalogs holder where holder.catalog_id = ac.catalog_id and holder.membership_id is null
+                         and holder.account_id = any(?::uuid[]) and holder.created_at < ac.created_at)`,
+      [pgArray(links.map((l) => l.catalog_id)), pgArray(links.map((l) => l.account_id)), pgArray(actors)],
+    );
+    return new Set(rows.map((r) => `${r.catalog_id}|${r.account_id}`));
   }
 
   /** A new catalog linked to the account, in one transaction. */

@@ -75,7 +75,8 @@ export class CatalogResolver {
 
   @Authorized()
   @Mutation(() => [Catalog], {
-    description: 'Unlinks catalog-account pairs; a catalog left with no account is deleted with its songs. Answers the catalogs still linked to the accounts named',
+    description:
+      'Unlinks catalog-account pairs (each account reached by the caller, or linked after the caller’s or its organization’s own hold of the catalog); a catalog left with no account is deleted with its songs. Answers the catalogs still linked to the accounts named that the caller reaches',
   })
   removeCatalogs(@Ctx() ctx: Context, @Arg('input', () => RemoveCatalogsInputType) input: RemoveCatalogsInputType): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);

@@ -80,7 +80,9 @@ function fakeStore(existing: string[] = []) {
     },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),
-    linkCatalog: async () => undefined,
+    linkCatalog: async () => true,
+    holdersOf: async () => [],
+    unlinkableAsHolder: async () => new Set(),
     createCatalog: async () => {
       throw new Error('not expected');
     },

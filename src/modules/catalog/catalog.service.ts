@@ -21,7 +21,7 @@ import { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
 export type CatalogStore = Pick<
   CatalogRepository,
-  'songsPageWithAccess' | 'transaction' | 'linkCatalog' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
+  'songsPageWithAccess' | 'transaction' | 'linkCatalog' | 'holdersOf' | 'unlinkableAsHolder' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
 >;
 /** The access rules the service applies besides catalog reach (which is the catalog module's own). */
 export type CatalogAccess = Pick<AccessPolicy, 'resolveAccount' | 'reachableAmong' | 'canAccessAccountBatched'>;
@@ -95,13 +95,43 @@ export class CatalogService {
 
   /** POST /api/catalogs: create a catalog ({name}) or link an existing one ({catalog_id}) to an account. */
   async addCatalog(viewer: Viewer, input: AddCatalogInput): Promise<Catalog> {
+    if (input.catalog_id) return this.linkCatalog(viewer, input.catalog_id, input.account_id);
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
-    if (input.catalog_id) {
-      const catalog = (await this.requireCatalogs(viewer, [input.catalog_id])).get(input.catalog_id)!;
-      await this.repo.linkCatalog(accountId, catalog.id);
+    return this.repo.createCatalog(accountId, input.name!);
+  }
+
+  /**
+   * Links a catalog the caller reaches to an account (README, "Catalog links"). Admins link any.
+   * Otherwise the caller must act for both ends: the account is the caller or an organization it
+   * is a member of, and the catalog is held in its own right (not through a membership) by the
+   * caller or by one of its organizations. A link that needs a membership (the organization's
+   * catalog to the member's account, or the member's catalog to the organization) is made through
+   * it and ends with it; one that would need two memberships is refused.
+   */
+  private async linkCatalog(viewer: Viewer, catalogId: string, accountId: string | undefined): Promise<Catalog> {
+    const catalog = (await this.requireCatalogs(viewer, [catalogId])).get(catalogId)!;
+    if (viewer.isAdmin) {
+      await this.repo.linkCatalog(await this.access.resolveAccount(viewer, accountId), catalog.id);
       return catalog;
     }
-    return this.repo.createCatalog(accountId, input.name!);
+    const target = accountId ?? viewer.accountId;
+    const member = viewer.organizationIds;
+    if (target !== viewer.accountId && !member.includes(target)) {
+      // Reachable or not, the answer is the same: no one links a catalog to an account it does not act for.
+      throw forbidden('A catalog can be linked only to your own account or to an organization you are a member of');
+    }
+    const holders = new Set(await this.repo.holdersOf(catalog.id));
+    if (holders.has(target)) return catalog;
+    const throughTarget = target === viewer.accountId ? null : target;
+    const holderOrg = holders.has(viewer.accountId) ? null : member.find((org) => holders.has(org));
+    if (holderOrg === undefined) {
+      throw forbidden('You reach this catalog only through another account: its holder must link it');
+    }
+    const through = throughTarget ?? holderOrg;
+    if (throughTarget && holderOrg) throw forbidden('A catalog cannot be linked from one organization to another by a member: the organization itself or an admin may');
+    const linked = await this.repo.linkCatalog(target, catalog.id, through ? { organizationId: through, memberId: viewer.accountId } : undefined);
+    if (!linked) throw forbidden('Not a member of the organization any more');
+    return catalog;
   }
 
   /**
@@ -175,16 +205,21 @@ export class CatalogService {
   }
 
   /**
-   * DELETE /api/catalogs: unlinks catalog-account pairs in one transaction. A catalog left with
-   * no linked account is deleted, and with it its song entries and their credits (cascade).
+   * DELETE /api/catalogs: unlinks catalog-account pairs in one transaction. Each pair needs access
+   * to its account, or that the caller acts for a holder of the catalog (linked in its own right)
+   * whose link is older: an organization ends what was linked to its catalog after it, even for an
+   * account it no longer reaches. A catalog left with no linked account is deleted, and with it its
+   * song entries and their credits (cascade).
    */
   async removeCatalogs(viewer: Viewer, input: RemoveCatalogsInput): Promise<Catalog[]> {
     const accountIds = [...new Set(input.catalogs.map((c) => c.account_id))];
     const reachable = await this.access.reachableAmong(viewer, accountIds);
-    const refused = accountIds.find((id) => !reachable.has(id));
-    if (refused) throw forbidden(`Insufficient access to account ${refused}`);
+    const rest = input.catalogs.filter((c) => !reachable.has(c.account_id));
+    const asHolder = await this.repo.unlinkableAsHolder([viewer.accountId, ...viewer.organizationIds], rest);
+    const refused = rest.find((c) => !asHolder.has(`${c.catalog_id}|${c.account_id}`));
+    if (refused) throw forbidden(`Insufficient access to account ${refused.account_id}`);
     await this.repo.unlinkCatalogs(input.catalogs);
-    return this.repo.catalogsLinkedTo(accountIds);
+    return this.repo.catalogsLinkedTo(accountIds.filter((id) => reachable.has(id)));
   }
 
   // ---- the graph ----
