@@ -9,6 +9,7 @@ import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
+import { afterBody, limitBytes, payloadTooLarge } from '../body';
 import { RestRoute, wrapAnswer } from './route';
 import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
@@ -19,8 +20,14 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Sends the error answer once the client is done sending its body (see afterBody). */
 export function sendError(res: ExpressResponse, error: HttpError): void {
-  res.status(error.status).set(error.headers).json(error.body);
+  const limit = typeof res.locals.bodyLimit === 'string' ? res.locals.bodyLimit : undefined;
+  afterBody(res.req, res, limit ? limitBytes(limit) : Infinity, (tooLarge) => {
+    if (res.headersSent) return;
+    const answer = tooLarge && limit ? toHttpError(payloadTooLarge(limit)) : error;
+    res.status(answer.status).set(answer.headers).json(answer.body);
+  });
 }
 
 interface RestOperation {
