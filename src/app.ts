@@ -26,6 +26,7 @@ import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
+import { cancelOnDisconnect } from './db/statement-scope';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
@@ -112,6 +113,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next();
     },
     express.json({ limit: deps.config.http.bodyLimit }),
+    // From here on the request's statements are cancelled if its client goes away before the answer.
+    cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {

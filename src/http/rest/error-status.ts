@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { AppError, ErrorCode, findAppError } from '../../common/errors';
-import { databaseUnavailable } from '../../db/unavailable';
+import { databaseTimeout, databaseUnavailable } from '../../db/unavailable';
 
 /** The only table mapping error codes to HTTP statuses (decisions §1). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -55,7 +55,7 @@ export function toHttpError(error: unknown): HttpError {
 
 /** Our AppError behind an error, or the one an unreachable database maps to (the one place that mapping happens). */
 export function toAppError(error: unknown): AppError | undefined {
-  return findAppError(error) ?? databaseUnavailable(error);
+  return findAppError(error) ?? databaseUnavailable(error) ?? databaseTimeout(error);
 }
 
 export function fromAppError(error: AppError): HttpError {

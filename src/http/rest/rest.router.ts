@@ -13,6 +13,7 @@ import { afterBody, limitBytes, payloadTooLarge } from '../body';
 import { RestRoute, wrapAnswer } from './route';
 import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
+import { cancelOnDisconnect } from '../../db/statement-scope';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -90,6 +91,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     );
   };
 
+  const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
   const chains = new Map<RestRoute, RequestHandler[]>();
   for (const route of routes) {
     const field = operationField(schema, route.operation);
@@ -158,7 +160,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         next(error);
       }
     };
-    const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, run] : [authenticate, run];
+    // The operation's statements are cancelled if the client goes away before its answer.
+    const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
     router[method](route.path, ...handlers);
     chains.set(route, handlers);
   }
