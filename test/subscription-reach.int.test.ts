@@ -10,11 +10,11 @@ type ErrorLike = { message?: string; extensions?: { code?: string } };
 const codes = (errors: unknown[]) =>
   errors.flatMap((e) => (Array.isArray(e) ? (e as ErrorLike[]) : [e as ErrorLike])).map((e) => e.extensions?.code ?? String((e as Error).message ?? e));
 
-describe('a standing renderRun subscription is re-checked when its viewer changes (every instance)', () => {
+describe.each(['5000', '0'])('a standing renderRun subscription is re-checked when its viewer changes (every instance; AUTH_CACHE_TTL_MS=%s)', (ttl) => {
   let t: TestApp;
   const workers: RenderWorker[] = [];
   beforeAll(async () => {
-    t = await createTestApp({ env: renderEnv() });
+    t = await createTestApp({ env: renderEnv({ AUTH_CACHE_TTL_MS: ttl }) });
   });
   afterAll(async () => {
     for (const w of workers) await w.stop(1000);

@@ -39,7 +39,8 @@ export class ViewerCache {
     listenUrl: string | undefined,
     logger: Logger,
   ) {
-    if (ttlMs <= 0 || !listenUrl) return;
+    // Listened to even with the cache off (AUTH_CACHE_TTL_MS=0): standing requests (subscriptions) hear changes through it.
+    if (!listenUrl) return;
     this.listener = new PgListener(listenUrl, VIEWER_CHANNEL, logger, {
       applicationName: 'viewer-changes',
       onNotification: (payload) => {
