@@ -80,6 +80,25 @@ describe.each(['5000', '0'])('a standing renderRun subscription is re-checked wh
     }
   });
 
+  it('ends with NOT_FOUND when the run\'s owner leaves the organization they shared', async () => {
+    const { owner, member, org, runId } = await sharedRun();
+    const client = wsClient(await listening(t), member.headers);
+    try {
+      const live = watchRun(client, runId);
+      await within(live.first, 10_000, 'first state');
+      // The member is untouched; the owner's membership ends (announced for the owner's account).
+      await t.orm.em.getConnection().execute('delete from memberships where organization_id = ? and member_id = ?', [org.id, owner.account.id]);
+      await within(live.done, 10_000, 'the subscription ends');
+      expect(codes(live.errors)).toEqual(['NOT_FOUND']);
+      workers.push(await startWorker(t));
+      await waitForRun(t, owner.headers, runId, ['COMPLETED']);
+      expect(live.states.filter((s) => s.output)).toEqual([]);
+    } finally {
+      await client.dispose();
+      for (const w of workers.splice(0)) await w.stop(1000);
+    }
+  });
+
   it('a subscriber who keeps reach gets every state and the link', async () => {
     const { owner, member, runId } = await sharedRun();
     const client = wsClient(await listening(t), member.headers);

@@ -9,7 +9,9 @@ export interface StandingViewer {
   current(): Promise<Viewer | null>;
   /**
    * Calls `listener` whenever the account's viewer may have changed (its keys, memberships or
-   * profile), as announced on every instance by the `viewer_changes` triggers; returns the unsubscribe.
+   * profile), or one of the `related` accounts did (the owner of what the request watches: its
+   * leaving an organization ends the viewer's reach too), as announced on every instance by the
+   * `viewer_changes` triggers; returns the unsubscribe.
    */
-  onChange(listener: () => void): () => void;
+  onChange(listener: () => void, related?: readonly string[]): () => void;
 }

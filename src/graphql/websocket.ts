@@ -216,7 +216,10 @@ function standingViewer(deps: AppDeps, credentials: Credentials, accountId: stri
         throw error;
       }
     },
-    onChange: (listener) => deps.authenticator.watch(accountId, listener),
+    onChange: (listener, related = []) => {
+      const offs = [...new Set([accountId, ...related])].map((id) => deps.authenticator.watch(id, listener));
+      return () => offs.forEach((off) => off());
+    },
   };
 }
 

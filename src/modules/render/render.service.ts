@@ -108,9 +108,11 @@ export class RenderService {
     // Listen first, then read: a change committed in between is not missed (versions order them).
     const off = await this.runtime.events.subscribe(runId, (event) => watch.push(event));
     watch.onClose(off);
-    if (standing) watch.onClose(standing.onChange(() => watch.recheck()));
     try {
-      watch.begin(await this.reachable(viewer, runId));
+      const run = await this.reachable(viewer, runId);
+      // The subscriber's changes, and the run owner's (the owner leaving the organization they share ends the reach too).
+      if (standing) watch.onClose(standing.onChange(() => watch.recheck(), [run.accountId]));
+      watch.begin(run);
     } catch (error) {
       await watch.return();
       throw error;
