@@ -213,10 +213,16 @@ class RunWatch implements AsyncIterableIterator<RenderRunType | Error> {
     private readonly stillReaches: () => Promise<void>,
   ) {}
 
-  /** The viewer's account changed: ends the subscription with the reason if it no longer reaches the run. */
+  /**
+   * The viewer's account (or the run owner's) changed: ends the subscription with the reason if it
+   * no longer reaches the run. A check that could not be made (database unavailable) leaves it
+   * running: the check before a signed link still holds.
+   */
   recheck(): void {
     if (this.finished || this.failure) return;
-    this.stillReaches().catch((error: unknown) => this.fail(error));
+    this.stillReaches().catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === 'UNAUTHENTICATED' || error.code === 'NOT_FOUND')) this.fail(error);
+    });
   }
 
   private fail(error: unknown): void {
