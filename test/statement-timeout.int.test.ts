@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { createTestApp, TestApp } from './app';
-import { as } from './demo';
+import { as, DEMO } from './demo';
 import { rawHttp } from './support/raw-http';
 import { connect } from 'node:net';
 
@@ -119,6 +119,37 @@ describe('a statement is cancelled when its client goes away before the answer',
     const head = `POST /graphql HTTP/1.1\r\nHost: x\r\nx-api-key: ${as.nora['x-api-key']}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     await requestThenLeave(port, head, async () => (await waiting(t)) === 1);
     await until('the statement is cancelled', async () => (await waiting(t)) === 0);
+  });
+
+  it('a write cut short by its client leaving is rolled back whole, and its connection goes back to the pool clean', async () => {
+    // Credits are written last in the transaction: the entry and the new artist are written when it waits.
+    const holder = new Client({ connectionString: t.db.url, application_name: 'test-lock-holder' });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('lock table catalog_song_artists in access exclusive mode');
+    const artist = `Left Behind ${Date.now()}`;
+    const isrc = `GBXYZ${String(Date.now()).slice(-7)}`;
+    try {
+      const body = JSON.stringify({ songs: [{ catalog_id: DEMO.catalogNorthwind, isrc, name: 'Cut short', artists: [artist] }] });
+      const head = `POST /api/catalogs/songs HTTP/1.1\r\nHost: x\r\nx-api-key: ${as.nora['x-api-key']}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      await requestThenLeave(port, head, async () => (await waiting(t)) === 1);
+      await until('the statement is cancelled', async () => (await waiting(t)) === 0);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    const connection = t.orm.em.getConnection();
+    const [entries] = await connection.execute('select count(*)::int as n from catalog_songs where isrc = ?', [isrc]);
+    const [artists] = await connection.execute('select count(*)::int as n from accounts where name = ?', [artist]);
+    expect({ entries: entries.n, artists: artists.n }).toEqual({ entries: 0, artists: 0 });
+    // No pooled connection was left inside the cut transaction.
+    const [open] = await connection.execute(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+    );
+    expect(open.n).toBe(0);
+    const again = await t.http().post('/api/catalogs/songs').set(as.nora).send({ songs: [{ catalog_id: DEMO.catalogNorthwind, isrc, name: 'Sent again' }] });
+    expect(again.status).toBe(200);
   });
 
   it('a client that stays gets its answer once the lock is gone (nothing is cancelled under it)', async () => {

@@ -18,11 +18,12 @@ interface PgConnection {
 }
 
 /** Runs `statement` on `connection`, known to the current request's scope (if any) while it runs. */
-export async function tracked<T>(connection: PgConnection, statement: () => Promise<T>): Promise<T> {
+export async function tracked<T>(connection: PgConnection, statement: () => Promise<T>, sql = ''): Promise<T> {
   const scope = scopes.getStore();
   const pid = connection.processID;
   if (!scope || typeof pid !== 'number') return statement().catch(withExtensions);
-  if (scope.gone) throw new AppError('PROVIDER_UNAVAILABLE', 'The client went away before its answer');
+  // A ROLLBACK still runs: a transaction cut short must not go back to the pool open (nothing half-written stays).
+  if (scope.gone && !ROLLBACK.test(sql)) throw new AppError('PROVIDER_UNAVAILABLE', 'The client went away before its answer');
   scope.running.set(pid, (scope.running.get(pid) ?? 0) + 1);
   try {
     return await statement().catch(withExtensions);
@@ -43,11 +44,24 @@ function withExtensions(error: unknown): never {
   throw error;
 }
 
-/** Every statement the ORM's knex client sends is tracked (hotQuery tracks its own). */
+const ROLLBACK = /^\s*rollback\b/i;
+
+type Send = (this: unknown, connection: PgConnection, query: { sql?: string } | string) => Promise<unknown>;
+const TRACKING = Symbol('statements tracked');
+
+/**
+ * Every statement the ORM's knex client sends is tracked (hotQuery tracks its own). Set on the
+ * dialect's prototype, once: knex builds a transaction's client from the prototype, not from the
+ * ORM's client, and statements outside any request scope pass straight through.
+ */
 export function trackStatements(orm: Orm): void {
-  const client = orm.em.getConnection().getKnex().client as { _query: (connection: PgConnection, query: unknown) => Promise<unknown> };
-  const send = client._query.bind(client);
-  client._query = (connection, query) => tracked(connection, () => send(connection, query));
+  const proto = Object.getPrototypeOf(orm.em.getConnection().getKnex().client) as { _query: Send; [TRACKING]?: true };
+  if (proto[TRACKING]) return;
+  const send = proto._query;
+  proto._query = function (this: unknown, connection, query) {
+    return tracked(connection, () => send.call(this, connection, query), typeof query === 'string' ? query : (query?.sql ?? ''));
+  };
+  proto[TRACKING] = true;
 }
 
 /**
