@@ -27,9 +27,11 @@ import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { ffmpegStatus } from './jobs/encoder';
+import { cancelOnDisconnect } from './db/statement-scope';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
+import { answerConnect, requestEdge } from './http/body';
 
 export interface App {
   express: express.Express;
@@ -52,6 +54,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const federated = buildFederatedSchema(plain, references);
   const app = express();
   const server = createServer(app);
+  // CONNECT never reaches express on its own (node hands it to 'connect' or drops the socket): answer it there, a 405.
+  answerConnect(server, app);
   app.disable('x-powered-by');
   app.use(securityHeaders());
   // Which proxies may set X-Forwarded-For: client IPs feed the per-IP signup limit.
@@ -74,6 +78,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   deps.render.metrics.collectStateWith((sql) => deps.orm.em.getConnection().execute(sql));
   const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
+  // Unknown methods (405) and bodies declared past REQUEST_BODY_LIMIT (413), before any route.
+  app.use(requestEdge(deps.config.http.bodyLimit));
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
   // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
@@ -108,6 +114,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next();
     },
     express.json({ limit: deps.config.http.bodyLimit }),
+    // From here on the request's statements are cancelled if its client goes away before the answer.
+    cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {

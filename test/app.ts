@@ -48,7 +48,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const providerMode = await startProviderMode(loaded, logger);
   const config = providerMode.config;
-  const orm = await initOrm({ url: db.url, poolMax: 5, entities });
+  const orm = await initOrm({ url: db.url, poolMax: 5, entities, statementTimeoutMs: config.database.statementTimeoutMs });
   if (options.seed !== false) await seedDemo(orm, config);
   const deps = createDeps(config, orm, logger);
   const app = await createApp(deps);

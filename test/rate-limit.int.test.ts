@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp, App } from '../src/app';
 import { createLogger } from '../src/common/logger';
@@ -8,6 +9,7 @@ import { RateLimiter } from '../src/auth/rate-limit';
 import { createTestApp, TestApp } from './app';
 import { as } from './demo';
 import { createAccount, createApiKeyFor } from './factories';
+import { RENDER_RUN_SUBSCRIPTION, wsClient } from './support/live';
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3', GRAPHQL_MAX_COST: '200' };
 
@@ -251,8 +253,8 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     // Other instances take the rest but one point: the 12 leased are this instance's, and one more.
     await takenElsewhere(subject, LIMIT - 1);
     // A 13-point charge takes the 12 leased (it needs one point more); twelve 1-point charges,
-    // started while it is on its way, find no lease left and go to PostgreSQL, where one of them
-    // may take the last point first. Either way no more than 13 points are let through.
+    // started while it is on its way, find no lease left and wait for it (single flight), then learn
+    // the window is spent. Either way no more than 13 points are let through.
     const sizes = [13, ...Array(12).fill(1)];
     const decisions = await Promise.all(sizes.map((points) => charge(points)));
     const granted = decisions.reduce((sum, d, i) => sum + (d.allowed ? sizes[i] : 0), 0);
@@ -306,6 +308,84 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     } finally {
       await other.stop();
       await orm.close(true);
+    }
+  });
+});
+
+describe('rate-limit leases under concurrency (defaults: RATE_LIMIT_PER_MINUTE 600, RATE_LIMIT_LEASE_MAX 50)', () => {
+  const LIMIT = 600;
+  /** The most one lease takes: 1/16 of what the window has left. */
+  const ONE_LEASE = Math.floor(LIMIT / 16);
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_LEASE_MAX: '50', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '20' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reserves one lease at a time per subject: 40 concurrent charges leave another instance all but the points spent and at most one lease', async () => {
+    const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
+    const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
+    try {
+      const owner = await createAccount(t.orm);
+      const me = (server: App['server']) => supertest(server).post('/graphql').set(owner.headers).send({ query: '{ me { name } }' });
+      // The client has been seen in this window (as a dashboard's first load would be): from now on charges lease.
+      expect((await me(t.app.server)).status).toBe(200);
+      const m = await t.sql.measure(async () => {
+        const burst = await Promise.all(Array.from({ length: 40 }, () => me(t.app.server)));
+        expect(burst.map((r) => r.status)).toEqual(Array(40).fill(200));
+        // Every request saw a distinct count: each point was handed out once.
+        expect(new Set(burst.map((r) => r.headers['ratelimit-remaining'])).size).toBe(40);
+      });
+      // The 40 waited for the reservation in flight instead of each reserving a lease of its own.
+      expect(m.statements.filter((sql) => sql.includes('rate_limit_counters')).length).toBeLessThanOrEqual(3);
+      // 41 points spent on this instance; the other instance sees them, its own, and at most one unused lease.
+      const seen = await me(other.server);
+      expect(seen.status).toBe(200);
+      const remaining = Number(seen.headers['ratelimit-remaining']);
+      expect(remaining).toBeLessThanOrEqual(LIMIT - 42);
+      expect(remaining).toBeGreaterThanOrEqual(LIMIT - 42 - ONE_LEASE);
+      const [row] = await t.orm.em.getConnection().execute('select points from rate_limit_counters where key = ?', [`api:acct:${owner.account.id}`]);
+      expect(row.points).toBe(LIMIT - remaining);
+    } finally {
+      await other.stop();
+      await orm.close(true);
+    }
+  });
+
+  it('does not refuse a dashboard opening 20 subscriptions for each of 10 accounts', async () => {
+    if (!t.app.server.listening) await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));
+    const port = (t.app.server.address() as AddressInfo).port;
+    const accounts = await Promise.all(Array.from({ length: 10 }, () => createAccount(t.orm)));
+    const clients = accounts.map((a) => wsClient(port, a.headers));
+    try {
+      const codes = await Promise.all(
+        accounts.map(async (a, i) => {
+          // The dashboard's page load, then its 20 live views at once.
+          expect((await t.http().get('/api/accounts/me').set(a.headers)).status).toBe(200);
+          return Promise.all(
+            Array.from(
+              { length: 20 },
+              (_, n) =>
+                new Promise<string>((resolve) => {
+                  clients[i].subscribe({ query: RENDER_RUN_SUBSCRIPTION, variables: { runId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` } }, {
+                    next: (msg) => resolve(String((msg.errors?.[0]?.extensions as { code?: string } | undefined)?.code ?? 'DATA')),
+                    error: (error) => resolve(String((error as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? error)),
+                    complete: () => resolve('COMPLETE'),
+                  });
+                }),
+            ),
+          );
+        }),
+      );
+      const all = codes.flat();
+      expect(all).toHaveLength(200);
+      // Each is answered (the run does not exist), none refused for a budget the account has barely touched.
+      expect(all.filter((c) => c === 'RATE_LIMITED')).toEqual([]);
+      expect(new Set(all)).toEqual(new Set(['NOT_FOUND']));
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
     }
   });
 });

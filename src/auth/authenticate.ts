@@ -126,6 +126,11 @@ export class Authenticator {
     return this.cache.close();
   }
 
+  /** Calls `listener` whenever the account's viewer may have changed, on any instance (see ViewerCache.watch). */
+  watch(accountId: string, listener: () => void): () => void {
+    return this.cache.watch(accountId, listener);
+  }
+
   /** Starts listening for viewer changes; the cache serves nothing until then. */
   start(): Promise<void> {
     return this.cache.start();

@@ -60,13 +60,17 @@ interface Lease {
  * in the window), which
  * this instance then hands out with no statement; once it knows the window is spent it refuses with
  * no statement until the window ends. Every point handed out was reserved under the limit, so the
- * instances together never let more through than the limit; points an instance reserved and did not
+ * instances together never let more through than the limit. Reservations are single-flight per key
+ * within an instance: concurrent charges wait for the one in flight and then spend from its lease,
+ * so a burst reserves one lease, not one per charge. Points an instance reserved and did not
  * use count as spent, so a client spreading its requests over several instances may be refused a
  * little early (at most one lease per other instance).
  */
 export class RateLimiter {
   private timer?: NodeJS.Timeout;
   private readonly leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
+  /** Keys whose reservation is on its way to PostgreSQL, with the promise that settles when it is back. */
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
     private readonly orm: Orm,
@@ -89,9 +93,17 @@ export class RateLimiter {
     }
     const entries = [...merged.entries()].filter(([, c]) => c.points > 0);
     if (!entries.length) return [];
-    const now = Date.now();
     // RATE_LIMIT_LEASE_MAX=0: nothing is decided here, every charge is a statement.
     const leasing = this.limits.leaseMax > 0;
+    // Single flight: while a reservation of one of these keys is on its way, a charge that would
+    // reserve waits for it and then decides again (most often spending from the lease it brought).
+    // Concurrent charges never reserve side by side, so no more is reserved than one lease at a time.
+    for (;;) {
+      const waits = leasing ? entries.filter(([key, charge]) => this.reserving.has(key) && !this.servedHere(key, charge, Date.now())).map(([key]) => this.reserving.get(key)!) : [];
+      if (!waits.length) break;
+      await Promise.all(waits);
+    }
+    const now = Date.now();
     const decisions = new Map<string, RateDecision>();
     const toReserve: { key: string; charge: Charge; limit: number; need: number; reserve: number }[] = [];
     for (const [key, charge] of entries) {
@@ -107,14 +119,18 @@ export class RateLimiter {
       }
       // What is left of a lease goes first; the rest, and the next lease, are reserved now.
       const carried = lease?.allowance ?? 0;
-      // Taken now: a charge arriving while this one is on its way must not hand the same points out.
       if (lease) lease.allowance = 0;
       const need = charge.points - carried;
       // Up to leaseMax more charges of this size (a costly GraphQL page leases as many requests as a cheap one).
       const ahead = lease ? Math.max(0, Math.min(this.limits.leaseMax * charge.points, Math.floor((limit - lease.used - charge.points) / LEASE_SHARE))) : 0;
       toReserve.push({ key, charge, limit, need, reserve: need + ahead });
     }
-    if (toReserve.length) {
+    if (!toReserve.length) return entries.map(([key]) => decisions.get(key)!);
+    // No await between the checks above and this: charges arriving from now on wait for this reservation.
+    let done!: () => void;
+    const flight = new Promise<void>((resolve) => (done = resolve));
+    if (leasing) for (const r of toReserve) this.reserving.set(r.key, flight);
+    try {
       const rows = await hotQuery<{ key: string; points: number; reset_s: number }>(
         this.orm.em,
         `insert into rate_limit_counters as c (key, window_start, points)
@@ -134,10 +150,14 @@ export class RateLimiter {
         const allowed = used <= r.limit;
         // Of the points reserved ahead, those under the limit are this instance's to hand out.
         const allowance = allowed ? Math.min(r.reserve - r.need, r.limit - used) : 0;
-        if (leasing) this.keepLease(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
+        // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
+        if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
         // (Points carried from the lease were reserved earlier: `before` holds them already.)
         decisions.set(r.key, this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s));
       }
+    } finally {
+      for (const r of toReserve) if (this.reserving.get(r.key) === flight) this.reserving.delete(r.key);
+      done();
     }
     return entries.map(([key]) => decisions.get(key)!);
   }
@@ -178,17 +198,10 @@ export class RateLimiter {
     return lease;
   }
 
-  private keepLease(key: string, lease: Lease): void {
-    const held = this.leases.peek(key);
-    // Another charge's reservation answered first in the same window: both reservations are this
-    // instance's (disjoint points under the limit), so their allowances add up.
-    if (held && Math.abs(held.endsAt - lease.endsAt) < 5_000) {
-      const end = Math.max(held.used + held.allowance, lease.used + lease.allowance);
-      lease.allowance += held.allowance;
-      lease.used = end - lease.allowance;
-    }
-    // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
-    this.leases.set(key, lease);
+  /** Whether a charge would be decided from this instance's lease (handed out, or refused as spent) with no statement. */
+  private servedHere(key: string, charge: Charge, now: number): boolean {
+    const lease = this.leaseOf(key, now);
+    return Boolean(lease && (lease.allowance >= charge.points || lease.used >= this.limitOf(charge.budget)));
   }
 
   private startCleanup(): void {

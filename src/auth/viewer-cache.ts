@@ -30,6 +30,8 @@ export class ViewerCache {
   /** Moves on every eviction: a viewer read before an eviction must not be cached after it. */
   private generation = 0;
   private readonly settling = new Map<string, () => void>();
+  /** Standing requests (subscriptions) to tell when an account's viewer may have changed. */
+  private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -37,7 +39,8 @@ export class ViewerCache {
     listenUrl: string | undefined,
     logger: Logger,
   ) {
-    if (ttlMs <= 0 || !listenUrl) return;
+    // Listened to even with the cache off (AUTH_CACHE_TTL_MS=0): standing requests (subscriptions) hear changes through it.
+    if (!listenUrl) return;
     this.listener = new PgListener(listenUrl, VIEWER_CHANNEL, logger, {
       applicationName: 'viewer-changes',
       onNotification: (payload) => {
@@ -130,12 +133,26 @@ export class ViewerCache {
     this.generation += 1;
     for (const credential of this.byAccount.get(accountId) ?? []) this.entries.delete(credential);
     this.byAccount.delete(accountId);
+    for (const listener of [...(this.watchers.get(accountId) ?? [])]) listener();
   }
 
   clear(): void {
     this.generation += 1;
     this.entries.clear();
     this.byAccount.clear();
+    // Changes may have been missed (the channel was lost): every standing request checks again.
+    for (const listeners of [...this.watchers.values()]) for (const listener of [...listeners]) listener();
+  }
+
+  /** Calls `listener` on every change announced for the account (and when changes may have been missed); returns the unsubscribe. */
+  watch(accountId: string, listener: () => void): () => void {
+    let listeners = this.watchers.get(accountId);
+    if (!listeners) this.watchers.set(accountId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.watchers.get(accountId) === listeners) this.watchers.delete(accountId);
+    };
   }
 
   get size(): number {

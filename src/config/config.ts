@@ -45,6 +45,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
   DATABASE_POOL_MAX: int(10, 1, 200),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0, 3_600_000),
   // Session connections (LISTEN/NOTIFY, pg-boss, the migration lock): direct to PostgreSQL, never through a transaction pooler.
   DATABASE_LISTEN_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
   DATABASE_QUEUE_POOL_MAX: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(100).optional()),
@@ -255,6 +256,8 @@ export interface Config {
     poolMax: number;
     /** Hot statements go to PostgreSQL as named prepared statements (planned once per connection). */
     preparedStatements: boolean;
+    /** statement_timeout of the ORM pool's connections (API and worker), ms; 0: none. Migrations run without it. */
+    statementTimeoutMs: number;
     /** pg-boss pool size per process (DATABASE_LISTEN_URL); unset: RENDER_WORKERS + 2, at least 2. */
     queuePoolMax: number;
     embeddedDir: string;
@@ -426,6 +429,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       listenUrl: e.DATABASE_LISTEN_URL,
       poolMax: e.DATABASE_POOL_MAX,
       preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       queuePoolMax: e.DATABASE_QUEUE_POOL_MAX ?? Math.max(2, e.RENDER_WORKERS + 2),
       embeddedDir: e.EMBEDDED_PG_DIR,
       embeddedPort: e.EMBEDDED_PG_PORT,

@@ -34,10 +34,13 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
   const listenUrl = config.database.listenUrl ?? url;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements });
-    const ready = orm;
+    const settings = { url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements };
     const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
     if (migrate || wantSeed) {
+      // Migrations and the seed run without DATABASE_STATEMENT_TIMEOUT_MS (a migration may rewrite a big
+      // table), on an ORM of their own that is closed before the service's opens.
+      orm = await initOrm(settings);
+      const ready = orm;
       // Instances starting together migrate and seed one after another; the later ones find nothing to do.
       await withSessionLock(listenUrl, STARTUP_LOCK, async () => {
         if (migrate) {
@@ -49,7 +52,10 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
           if (created) logger.info('demo data set loaded');
         }
       });
+      await ready.close(true);
+      orm = undefined;
     }
+    orm = await initOrm({ ...settings, statementTimeoutMs: config.database.statementTimeoutMs });
   } catch (error) {
     await orm?.close();
     await embedded?.stop();

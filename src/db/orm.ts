@@ -4,6 +4,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SeedManager } from '@mikro-orm/seeder';
 import { migrationsList } from '../../migrations';
 import { withoutPreparedStatements } from './sql';
+import { trackStatements } from './statement-scope';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -16,12 +17,14 @@ export interface OrmSettings {
   debug?: boolean;
   /** Hot statements (hotQuery) as named prepared statements; off behind a pooler that cannot keep them (default on). */
   preparedStatements?: boolean;
+  /** statement_timeout of every pooled connection, in ms (DATABASE_STATEMENT_TIMEOUT_MS); 0 or unset: none. */
+  statementTimeoutMs?: number;
   /** Every entity class (the modules' list, handed in by the composition root). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
 }
 
-export function ormOptions({ url, poolMax = 10, debug = false, entities }: OrmSettings): Options<PostgreSqlDriver> {
+export function ormOptions({ url, poolMax = 10, debug = false, entities, statementTimeoutMs = 0 }: OrmSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
@@ -31,7 +34,11 @@ export function ormOptions({ url, poolMax = 10, debug = false, entities }: OrmSe
     pool: { min: 0, max: poolMax },
     // An unreachable database must fail fast (a 503 the client can retry), not hold requests for
     // knex's default 60 s; knex marks a pooled connection that errors as disposed, so the pool heals.
-    driverOptions: { acquireConnectionTimeout: CONNECT_TIMEOUT_MS, connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+    // statement_timeout: PostgreSQL ends a statement that runs longer (57014, answered as a 504).
+    driverOptions: {
+      acquireConnectionTimeout: CONNECT_TIMEOUT_MS,
+      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
+    },
     forceUtcTimezone: true,
     // References and collections load through MikroORM's own dataloader: one query per batch.
     dataloader: DataloaderType.ALL,
@@ -44,6 +51,7 @@ export function ormOptions({ url, poolMax = 10, debug = false, entities }: OrmSe
 export async function initOrm(settings: OrmSettings): Promise<Orm> {
   const orm = await MikroORM.init<PostgreSqlDriver>(ormOptions(settings));
   if (settings.preparedStatements === false) withoutPreparedStatements(orm.config);
+  trackStatements(orm);
   return orm;
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
+import { tracked } from './statement-scope';
 
 /**
  * Knex raw bindings expand a JS array into a comma list (`?` → `'a', 'b'`), which suits `in (?)`
@@ -65,8 +66,8 @@ export async function hotQuery<T>(em: EntityManager, sql: string, bindings: unkn
   const connection = await client.acquireConnection();
   try {
     client.emit('query', { sql, bindings, method: 'raw', prepared: statement.name });
-    const result = await connection.query({ name: statement.name, text: statement.text, values: bindings });
-    return result.rows as T[];
+    const result = await tracked(connection as { processID?: number }, () => connection.query({ name: statement.name, text: statement.text, values: bindings }) as Promise<{ rows: T[] }>);
+    return result.rows;
   } finally {
     client.releaseConnection(connection);
   }

@@ -42,3 +42,25 @@ export function databaseUnavailable(error: unknown): AppError | undefined {
   if (!isDatabaseUnavailable(error)) return undefined;
   return new AppError('PROVIDER_UNAVAILABLE', 'The database is unavailable; try again shortly', { retryAfter: DATABASE_RETRY_AFTER_S, cause: error });
 }
+
+/** Seconds a client is told to wait after a statement ran past DATABASE_STATEMENT_TIMEOUT_MS. */
+const TIMEOUT_RETRY_AFTER_S = 5;
+
+/**
+ * PROVIDER_TIMEOUT (504) for a statement PostgreSQL cancelled (SQLSTATE 57014: statement_timeout, or
+ * cancelled because its client went away); undefined for any other error. The message names no SQL.
+ */
+export function databaseTimeout(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth += 1) {
+    const e = current as { code?: unknown; sqlState?: unknown; cause?: unknown; originalError?: unknown; thrownValue?: unknown };
+    if (e.code === '57014' || e.sqlState === '57014') {
+      return new AppError('PROVIDER_TIMEOUT', 'The database did not answer in time; narrow the request (a smaller page) or try again', {
+        retryAfter: TIMEOUT_RETRY_AFTER_S,
+        cause: error,
+      });
+    }
+    current = e.originalError ?? e.thrownValue ?? e.cause;
+  }
+  return undefined;
+}

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps';
 import { AccessPolicy } from '../auth/access';
 import { requestEntityManager } from '../db/request-em';
 import type { Viewer } from '../auth/viewer';
+import type { StandingViewer } from '../auth/standing';
 import { Credentials } from '../auth/authenticate';
 import type { Loaders } from '../modules';
 
@@ -21,6 +22,8 @@ export interface Context {
   routerSecret?: string;
   /** The client's address (express req.ip, proxy-aware), for per-address limits such as signups. */
   clientIp?: string;
+  /** A subscription's viewer as it is now (graphql-ws): standing requests re-check reach and credentials with it. */
+  standing?: StandingViewer;
 }
 
 export interface ContextInput {

@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
 import { toHttpError } from '../http/rest/error-status';
 import type { Credentials } from '../auth/authenticate';
+import type { StandingViewer } from '../auth/standing';
 import { createContext } from './context';
 import { formatGraphQLError } from './apollo';
 import { clientValidationError, websocketRules } from './introspection';
@@ -169,6 +170,8 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           const credentials = ctx.extra.credentials;
           const contextValue = credentials ? await createContext(deps, { credentials }) : undefined;
           if (!contextValue?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+          // The operation outlives this check: a subscription re-reads its viewer when the account changes.
+          contextValue.standing = standingViewer(deps, credentials!, contextValue.viewer.accountId);
           // Parsed and validated here: graphql-ws then runs it as is instead of parsing it again.
           return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
         } catch (error) {
@@ -214,6 +217,27 @@ class DocumentCache {
     this.entries.set(query, checked);
     return checked;
   }
+}
+
+/**
+ * The connection's credential as a standing viewer: re-authenticated on demand (the viewer cache is
+ * emptied of the account on every announced change, so this reads it afresh), null once refused.
+ */
+function standingViewer(deps: AppDeps, credentials: Credentials, accountId: string): StandingViewer {
+  return {
+    async current() {
+      try {
+        return (await createContext(deps, { credentials })).viewer;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') return null;
+        throw error;
+      }
+    },
+    onChange: (listener, related = []) => {
+      const offs = [...new Set([accountId, ...related])].map((id) => deps.authenticator.watch(id, listener));
+      return () => offs.forEach((off) => off());
+    },
+  };
 }
 
 function stringParam(value: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import { AppError } from '../common/errors';
+import { payloadTooLarge } from './body';
 
 const MALFORMED_PATH = 'has malformed percent-encoding';
 
@@ -20,7 +21,7 @@ export function requestError(error: unknown, bodyLimit: string, pathField = 'pat
     case 'entity.parse.failed':
       return new AppError('BAD_USER_INPUT', 'Malformed JSON in request body', { details: [{ field: 'body', message: 'is not valid JSON' }] });
     case 'entity.too.large':
-      return new AppError('BAD_USER_INPUT', `Request body is larger than ${bodyLimit}`, { details: [{ field: 'body', message: 'is too large' }] });
+      return payloadTooLarge(bodyLimit);
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8, without an unknown Content-Encoding', {

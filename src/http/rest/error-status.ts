@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { AppError, ErrorCode, findAppError } from '../../common/errors';
-import { databaseUnavailable } from '../../db/unavailable';
+import { databaseTimeout, databaseUnavailable } from '../../db/unavailable';
 
 /** The only table mapping error codes to HTTP statuses (decisions §1). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -8,7 +8,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
@@ -53,7 +55,7 @@ export function toHttpError(error: unknown): HttpError {
 
 /** Our AppError behind an error, or the one an unreachable database maps to (the one place that mapping happens). */
 export function toAppError(error: unknown): AppError | undefined {
-  return findAppError(error) ?? databaseUnavailable(error);
+  return findAppError(error) ?? databaseUnavailable(error) ?? databaseTimeout(error);
 }
 
 export function fromAppError(error: AppError): HttpError {

@@ -9,9 +9,11 @@ import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput } from './inputs';
 import { HttpError, toHttpError } from './error-status';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
+import { afterBody, limitBytes, payloadTooLarge } from '../body';
 import { RestRoute, wrapAnswer } from './route';
 import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
+import { cancelOnDisconnect } from '../../db/statement-scope';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -19,8 +21,14 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Sends the error answer once the client is done sending its body (see afterBody). */
 export function sendError(res: ExpressResponse, error: HttpError): void {
-  res.status(error.status).set(error.headers).json(error.body);
+  const limit = typeof res.locals.bodyLimit === 'string' ? res.locals.bodyLimit : undefined;
+  afterBody(res.req, res, limit ? limitBytes(limit) : Infinity, (tooLarge) => {
+    if (res.headersSent) return;
+    const answer = tooLarge && limit ? toHttpError(payloadTooLarge(limit)) : error;
+    res.status(answer.status).set(answer.headers).json(answer.body);
+  });
 }
 
 interface RestOperation {
@@ -83,6 +91,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     );
   };
 
+  const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
   const chains = new Map<RestRoute, RequestHandler[]>();
   for (const route of routes) {
     const field = operationField(schema, route.operation);
@@ -151,7 +160,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         next(error);
       }
     };
-    const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, run] : [authenticate, run];
+    // The operation's statements are cancelled if the client goes away before its answer.
+    const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
     router[method](route.path, ...handlers);
     chains.set(route, handlers);
   }

@@ -42,10 +42,12 @@ export class RenderResolver {
     description: 'The run now, then every change of state or progress until it is COMPLETED, FAILED or CANCELED',
     subscribe: async ({ args, context }) => {
       const ctx = context as Context;
-      return renders(ctx).watch(requireViewer(ctx.viewer), validate(watchRunInput, args));
+      return renders(ctx).watch(requireViewer(ctx.viewer), validate(watchRunInput, args), ctx.standing);
     },
   })
-  renderRun(@Root() run: RenderRunType, @Arg('runId', () => String) _runId: string): RenderRunType {
+  renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String) _runId: string): RenderRunType {
+    // The subscription ended early (reach lost, credential revoked): its last message is this error, with its code.
+    if (run instanceof Error) throw run;
     return run;
   }
 }

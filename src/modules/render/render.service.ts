@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Viewer } from '../../auth/viewer';
+import type { StandingViewer } from '../../auth/standing';
 import { AppError, forbidden, notFound } from '../../common/errors';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/config';
@@ -94,14 +95,24 @@ export class RenderService {
   }
 
   /** A live view of one run: its current state, then every change until it ends. */
-  async watch(viewer: Viewer, input: WatchRunInput): Promise<AsyncIterableIterator<RenderRunType>> {
+  async watch(viewer: Viewer, input: WatchRunInput, standing?: StandingViewer): Promise<AsyncIterableIterator<RenderRunType | Error>> {
     const { runId } = input;
-    const watch = new RunWatch((view) => this.toType(view), () => this.fresh(runId));
+    // The viewer must still reach the run: checked when its account changes and before every state that carries a signed link.
+    const stillReaches = async () => {
+      const now = standing ? await standing.current() : viewer;
+      if (!now) throw new AppError('UNAUTHENTICATED', 'The credential was revoked; the subscription has ended');
+      const [run] = await this.repo.reachableRuns(now, [runId]);
+      if (!run) throw new AppError('NOT_FOUND', 'Run not found: it is no longer within your reach; the subscription has ended');
+    };
+    const watch = new RunWatch((view) => this.toType(view), () => this.fresh(runId), stillReaches);
     // Listen first, then read: a change committed in between is not missed (versions order them).
     const off = await this.runtime.events.subscribe(runId, (event) => watch.push(event));
     watch.onClose(off);
     try {
-      watch.begin(await this.reachable(viewer, runId));
+      const run = await this.reachable(viewer, runId);
+      // The subscriber's changes, and the run owner's (the owner leaving the organization they share ends the reach too).
+      if (standing) watch.onClose(standing.onChange(() => watch.recheck(), [run.accountId]));
+      watch.begin(run);
     } catch (error) {
       await watch.return();
       throw error;
@@ -185,10 +196,12 @@ export class RenderService {
  * version announced on the bus, and ends after a final state. `return()` (client unsubscribed)
  * releases the listener at once, even while waiting.
  */
-class RunWatch implements AsyncIterableIterator<RenderRunType> {
+class RunWatch implements AsyncIterableIterator<RenderRunType | Error> {
   private current?: RunView;
+  /** Why the subscription ends early (lost reach, revoked credential): delivered once as the last value. */
+  private failure?: Error;
   private readonly pending: RunEvent[] = [];
-  private waiting?: (result: IteratorResult<RenderRunType>) => void;
+  private waiting?: (result: IteratorResult<RenderRunType | Error>) => void;
   private startYielded = false;
   private finished = false;
   private closers: (() => void)[] = [];
@@ -197,7 +210,27 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
   constructor(
     private readonly present: (run: RunView) => Promise<RenderRunType>,
     private readonly reload: () => Promise<RunView>,
+    private readonly stillReaches: () => Promise<void>,
   ) {}
+
+  /**
+   * The viewer's account (or the run owner's) changed: ends the subscription with the reason if it
+   * no longer reaches the run. A check that could not be made (database unavailable) leaves it
+   * running: the check before a signed link still holds.
+   */
+  recheck(): void {
+    if (this.finished || this.failure) return;
+    this.stillReaches().catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === 'UNAUTHENTICATED' || error.code === 'NOT_FOUND')) this.fail(error);
+    });
+  }
+
+  private fail(error: unknown): void {
+    if (this.finished || this.failure) return;
+    this.failure = error instanceof Error ? error : new Error(String(error));
+    this.pending.length = 0;
+    this.pump();
+  }
 
   onClose(close: () => void): void {
     this.closers.push(close);
@@ -213,11 +246,11 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
     this.pump();
   }
 
-  [Symbol.asyncIterator](): AsyncIterableIterator<RenderRunType> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<RenderRunType | Error> {
     return this;
   }
 
-  next(): Promise<IteratorResult<RenderRunType>> {
+  next(): Promise<IteratorResult<RenderRunType | Error>> {
     if (this.finished) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => {
       this.waiting = resolve;
@@ -225,7 +258,7 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
     });
   }
 
-  async return(): Promise<IteratorResult<RenderRunType>> {
+  async return(): Promise<IteratorResult<RenderRunType | Error>> {
     this.finish();
     return { value: undefined, done: true };
   }
@@ -244,8 +277,15 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
     this.waiting = undefined;
     // Presenting may sign a link (async): pump waits, so states are delivered in order.
     this.busy = true;
-    this.present(run)
-      .then((value) => waiting({ value, done: false }))
+    // No link is signed for a viewer who no longer reaches the run.
+    (run.output ? this.stillReaches() : Promise.resolve())
+      .then(
+        () => this.present(run).then((value) => (this.failure ? this.giveFailure(waiting) : waiting({ value, done: false }))),
+        (error: unknown) => {
+          this.failure ??= error instanceof Error ? error : new Error(String(error));
+          this.giveFailure(waiting);
+        },
+      )
       .catch(() => {
         this.finish();
         waiting({ value: undefined, done: true });
@@ -256,9 +296,23 @@ class RunWatch implements AsyncIterableIterator<RenderRunType> {
       });
   }
 
+  /** The failure as the last value (the resolver throws it: an error with its code), then the end. */
+  private giveFailure(waiting: (result: IteratorResult<RenderRunType | Error>) => void): void {
+    const failure = this.failure!;
+    this.finish();
+    waiting({ value: failure, done: false });
+  }
+
   /** Hands the next newer state to a waiting next(); ends after a final state was delivered. */
   private pump(): void {
-    if (this.busy || this.finished || !this.waiting || !this.current) return;
+    if (this.busy || this.finished || !this.waiting) return;
+    if (this.failure) {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      this.giveFailure(waiting);
+      return;
+    }
+    if (!this.current) return;
     if (!this.startYielded) {
       this.startYielded = true;
       this.deliver(this.current);
