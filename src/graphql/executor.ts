@@ -119,7 +119,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     // No `data`: the variables did not coerce, and no resolver ran.
     if (!('data' in result)) return interpreted(request);
     options.onRun?.('compiled');
-    return result;
+    return result.errors?.some((error) => !error.extensions) ? { ...result, errors: result.errors.map(asGraphQLJsError) } : result;
   };
   const maxResponseBytes = options.maxResponseBytes ?? 0;
   const executor = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => boundedAnswer(await run(request), maxResponseBytes);
@@ -141,6 +141,19 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       listeners = [];
     },
   };
+}
+
+/**
+ * graphql-jit's error for a resolver's error that carries no extensions (a TypeError, a driver's
+ * error) has none either, where graphql-js gives `{}`; Apollo's formatter reads `extensions.code`
+ * and would fail on it, answering a bare "Internal server error" and logging nothing. The same
+ * error as graphql-js makes it (message, path, locations, original error).
+ */
+function asGraphQLJsError(error: GraphQLError): GraphQLError {
+  if (error.extensions) return error;
+  const same = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: {} });
+  if (error.locations) (same as { locations?: GraphQLError['locations'] }).locations = error.locations;
+  return same;
 }
 
 /**
