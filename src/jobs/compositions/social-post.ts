@@ -7,7 +7,7 @@ const props = z
     caption: z.string().trim().min(1, { message: 'must not be empty' }).max(280, { message: 'must be at most 280 characters' }).describe('caption drawn over the background'),
     backgroundColor: hexColor('#1E3A8A'),
     textColor: hexColor('#FFFFFF'),
-    backgroundImage: dataUrl(['image/png', 'image/jpeg'], 'background image, scaled to cover the frame; at most RENDER_MAX_IMAGE_SIDE (4096 unless configured) pixels on a side').optional(),
+    backgroundImage: dataUrl(['image/png', 'image/jpeg'], 'background image, scaled to cover the frame; its width and height each within RENDER_MAX_IMAGE_SIDE pixels (4096 unless configured)').optional(),
     audio: dataUrl(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg'], 'soundtrack, cut or padded with silence to the duration').optional(),
   })
   .strict();
