@@ -32,8 +32,12 @@ export const PROVIDER_WEIGHT = 10;
 export const OBJECTS_PER_POINT = 100;
 /** Parents of a batched provider field cost 1 point per this many, besides PROVIDER_WEIGHT for the batch. */
 export const BATCH_ITEMS_PER_POINT = 10;
-/** Items assumed for a list field with no `limit`/`first` argument. */
-export const DEFAULT_LIST_SIZE = 5;
+/**
+ * Items counted for a list field with no `limit`/`first` argument and no declared bound
+ * (`@Extensions(maxItems(n))`, src/common/bounds.ts). cost.test.ts lists the few fields without
+ * one (membership lists, provider-shaped lists of one record); anything else declares its bound.
+ */
+export const UNBOUNDED_LIST_SIZE = 50;
 
 const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
 
@@ -70,7 +74,7 @@ export function providerFieldsOf(schema: GraphQLSchema): ProviderFields {
 /**
  * The weight of an operation, from its document alone (before it runs): root fields cost 1 each
  * (provider-backed ones PROVIDER_WEIGHT); nested objects cost 1 per OBJECTS_PER_POINT, a list
- * counting as many items as its `limit` (or its parent envelope's `limit`, else DEFAULT_LIST_SIZE)
+ * counting as many items as its `limit` (or its parent envelope's `limit`, else its declared bound)
  * for each item of the lists above it; each nested provider call costs PROVIDER_WEIGHT; each
  * selection of a batched provider field costs PROVIDER_WEIGHT once, plus 1 per BATCH_ITEMS_PER_POINT parents.
  */
@@ -130,7 +134,7 @@ export function operationCost(
       const args = argumentsOf(field, selection, variables);
       const own = sizeArgument(args);
       const list = isListType(getNullableType(field.type));
-      const size = list ? (own ?? listSizeOf(field.name, args) ?? envelopeSize ?? DEFAULT_LIST_SIZE) : 1;
+      const size = list ? (own ?? listSizeOf(field, args) ?? envelopeSize ?? declaredBound(field) ?? UNBOUNDED_LIST_SIZE) : 1;
       const produced = items * size;
       if (!isRoot) objects += produced;
       visit(selection.selectionSet, named, produced, list ? undefined : own, false, seen);
@@ -163,6 +167,14 @@ function sizeArgument(args: Record<string, unknown>): number | undefined {
 }
 
 /** Lists sized by an argument list rather than a number: federation's `_entities(representations)`. */
-function listSizeOf(fieldName: string, args: Record<string, unknown>): number | undefined {
-  return fieldName === '_entities' && Array.isArray(args.representations) ? args.representations.length : undefined;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function listSizeOf(field: GraphQLField<any, any>, args: Record<string, unknown>): number | undefined {
+  return field.name === '_entities' && Array.isArray(args.representations) ? args.representations.length : undefined;
+}
+
+/** The most items a list field ever returns, as its type declares it (`maxItems` extension). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function declaredBound(field: GraphQLField<any, any>): number | undefined {
+  const bound = field.extensions?.maxItems;
+  return typeof bound === 'number' && Number.isInteger(bound) && bound >= 0 ? bound : undefined;
 }

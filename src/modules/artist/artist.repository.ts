@@ -79,13 +79,16 @@ export class ArtistRepository {
    * The artists on the rosters of these owners, by name; `extra` adds select-list expressions over
    * the artist row `a` (relations read ahead, graphql/prefetch.ts), returned as further columns.
    */
-  rosterOf(ownerIds: string[], extra: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
+  rosterOf(ownerIds: string[], extra: SqlCondition[] = [], page = { offset: 0, limit: 100 }): Promise<(RosterArtist & Record<string, unknown>)[]> {
+    // The page is cut before the read-ahead columns are computed: only the answered artists pay for them.
     return query<RosterArtist & Record<string, unknown>>(
       this.em,
-      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')} from accounts a
-        where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
+      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
+         from (select a.* from accounts a
+                where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
+                order by a.name, a.id offset ? limit ?) a
         order by a.name, a.id`,
-      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds)],
+      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds), page.offset, page.limit],
     );
   }
 
@@ -113,9 +116,11 @@ export class ArtistRepository {
   }
 
   /** A new artist account on the owner's roster, in one transaction. */
-  createArtist(ownerId: string, name: string): Promise<RosterArtist> {
+  /** Null, writing nothing, when the owner's roster holds `rosterMax` artists already. */
+  createArtist(ownerId: string, name: string, rosterMax = Number.MAX_SAFE_INTEGER): Promise<RosterArtist | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      if ((await new ArtistRepository(em).lockRosterSize(ownerId)) >= rosterMax) return null;
       const [artist] = await query<RosterArtist>(
         em,
         `insert into accounts (id, kind, name, created_at, updated_at) values (gen_random_uuid(), 'artist', ?, now(), now())
@@ -128,6 +133,15 @@ export class ArtistRepository {
       ]);
       return artist;
     });
+  }
+
+  /** The owner's roster size, with the owner's account row locked until the transaction ends (concurrent roster writes wait). */
+  async lockRosterSize(ownerId: string): Promise<number> {
+    const [row] = await this.em.execute<{ n: number }[]>(
+      `select (select count(*)::int from roster_entries r where r.owner_id = a.id) as n from accounts a where a.id = ? for update`,
+      [ownerId],
+    );
+    return row?.n ?? 0;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
-import { AppError, forbidden, notFound } from '../../common/errors';
+import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import type { graphPageInput } from '../../common/validation';
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
@@ -25,6 +25,8 @@ export class ArtistService {
     private readonly repo: ArtistStore,
     private readonly access: ArtistAccess,
     private readonly loaders: ArtistLoaders,
+    /** Artists one roster may hold (ROSTER_MAX_ARTISTS). */
+    private readonly rosterMax = Number.MAX_SAFE_INTEGER,
   ) {}
 
   /** Query.artistSocials (GET /api/artist/socials) */
@@ -92,7 +94,7 @@ export class ArtistService {
     } else {
       owners = viewerScope(viewer);
     }
-    return this.repo.rosterOf(owners, readAhead);
+    return this.repo.rosterOf(owners, readAhead, { offset: input.offset, limit: input.limit });
   }
 
   /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */
@@ -104,7 +106,9 @@ export class ArtistService {
       this.access.assertOrganization(viewer, org.id);
       owner = org.id;
     }
-    return this.repo.createArtist(owner, input.name);
+    const artist = await this.repo.createArtist(owner, input.name, this.rosterMax);
+    if (!artist) throw invalidInput([{ field: 'name', message: `would put more than ${this.rosterMax} artists on the roster` }]);
+    return artist;
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { describe, validate, withoutNulls } from '../../common/validation';
@@ -20,7 +21,8 @@ const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.
 @Resolver()
 export class SessionResolver {
   @Authorized()
-  @Query(() => [SessionType], { description: "The caller's sessions, newest first" })
+  @Extensions(maxItems(LIST_BOUNDS.sessionsPerAccount))
+  @Query(() => [SessionType], { description: `The caller's sessions, newest first (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})` })
   sessions(@Ctx() ctx: Context): Promise<SessionType[]> {
     return sessions(ctx).list(requireViewer(ctx.viewer));
   }
@@ -65,7 +67,8 @@ export class SessionResolver {
 
 @Resolver(() => SessionType)
 export class SessionGraphResolver {
-  @FieldResolver(() => [SessionChat], { description: 'Every chat of the session, by createdAt ascending' })
+  @Extensions(maxItems(LIST_BOUNDS.chatsPerSession))
+  @FieldResolver(() => [SessionChat], { description: `Every chat of the session, by createdAt ascending (a session holds at most ${LIST_BOUNDS.chatsPerSession})` })
   chats(@Root() session: SessionType, @Ctx() ctx: Context): Promise<SessionChat[]> {
     return sessions(ctx).chatsOf(session);
   }
