@@ -137,10 +137,9 @@ export class ArtistRepository {
 
   /** The owner's roster size, with the owner's account row locked until the transaction ends (concurrent roster writes wait). */
   async lockRosterSize(ownerId: string): Promise<number> {
-    const [row] = await this.em.execute<{ n: number }[]>(
-      `select (select count(*)::int from roster_entries r where r.owner_id = a.id) as n from accounts a where a.id = ? for update`,
-      [ownerId],
-    );
+    await this.em.execute(`select 1 from accounts where id = ? for update`, [ownerId]);
+    // Counted by a statement of its own: its snapshot is taken after the lock, so it sees what the writer before us committed.
+    const [row] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n from roster_entries where owner_id = ?`, [ownerId]);
     return row?.n ?? 0;
   }
 

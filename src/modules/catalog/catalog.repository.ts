@@ -333,13 +333,13 @@ export class CatalogRepository {
   linkCatalog(accountId: string, catalogId: string): Promise<'account_catalogs' | 'catalog_accounts' | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
-      // The account and the catalog are locked, so concurrent links count each other.
+      // The account and the catalog are locked, so concurrent links count each other (counted after the lock, in a statement of its own).
+      await em.execute(`select 1 from accounts a, catalogs c where a.id = ? and c.id = ? for update`, [accountId, catalogId]);
       const [counts] = await em.execute<{ linked: boolean; catalogs: number; accounts: number }[]>(
-        `select exists (select 1 from account_catalogs where account_id = a.id and catalog_id = c.id) as linked,
-                (select count(*)::int from account_catalogs where account_id = a.id) as catalogs,
-                (select count(*)::int from account_catalogs where catalog_id = c.id) as accounts
-           from accounts a, catalogs c where a.id = ? and c.id = ? for update`,
-        [accountId, catalogId],
+        `select exists (select 1 from account_catalogs where account_id = ? and catalog_id = ?) as linked,
+                (select count(*)::int from account_catalogs where account_id = ?) as catalogs,
+                (select count(*)::int from account_catalogs where catalog_id = ?) as accounts`,
+        [accountId, catalogId, accountId, catalogId],
       );
       if (counts && !counts.linked) {
         if (counts.catalogs >= LIST_BOUNDS.catalogsPerAccount) return 'account_catalogs';
@@ -358,10 +358,8 @@ export class CatalogRepository {
   createCatalog(accountId: string, name: string): Promise<Catalog | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
-      const [held] = await em.execute<{ n: number }[]>(
-        `select (select count(*)::int from account_catalogs where account_id = a.id) as n from accounts a where a.id = ? for update`,
-        [accountId],
-      );
+      await em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
+      const [held] = await em.execute<{ n: number }[]>(`select count(*)::int as n from account_catalogs where account_id = ?`, [accountId]);
       if ((held?.n ?? 0) >= LIST_BOUNDS.catalogsPerAccount) return null;
       const [catalog] = await query<Catalog>(
         em,

@@ -19,11 +19,9 @@ export class SessionRepository {
   /** A new session; null (nothing written) when the account holds LIST_BOUNDS.sessionsPerAccount already. */
   createSession(accountId: string, title: string): Promise<Session | null> {
     return this.transaction(async (repo) => {
-      // The account row is locked, so concurrent creations count each other.
-      const [held] = await repo.em.execute<{ n: number }[]>(
-        `select (select count(*)::int from sessions s where s.account_id = a.id) as n from accounts a where a.id = ? for update`,
-        [accountId],
-      );
+      // The account row is locked, so concurrent creations count each other (counted after the lock, in a statement of its own).
+      await repo.em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
+      const [held] = await repo.em.execute<{ n: number }[]>(`select count(*)::int as n from sessions where account_id = ?`, [accountId]);
       if ((held?.n ?? 0) >= LIST_BOUNDS.sessionsPerAccount) return null;
       return repo.em.create(Session, { account: repo.em.getReference(Account, accountId), title });
     });
