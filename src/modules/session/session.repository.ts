@@ -27,9 +27,9 @@ export class SessionRepository {
     });
   }
 
-  /** The account's sessions, newest first (at most LIST_BOUNDS.sessionsPerAccount). */
-  sessionsOf(accountId: string): Promise<Session[]> {
-    return this.em.find(Session, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: LIST_BOUNDS.sessionsPerAccount });
+  /** The account's sessions, newest first: `limit` of them from `offset` (an account holds at most LIST_BOUNDS.sessionsPerAccount). */
+  sessionsOf(accountId: string, page: { offset: number; limit: number } = { offset: 0, limit: LIST_BOUNDS.sessionsPerAccount }): Promise<Session[]> {
+    return this.em.find(Session, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' }, offset: page.offset, limit: page.limit });
   }
 
   /** The session's chats, counted with the session locked until the transaction ends (concurrent chat creations wait). */

@@ -2,7 +2,7 @@ import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { invalidInput, notFound } from '../../common/errors';
 import { Chat, MessageRole, Session } from './session.entity';
-import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput } from './session.inputs';
+import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput, SessionsInput } from './session.inputs';
 import type { SessionLoaders } from './session.loaders';
 import type { SessionRepository } from './session.repository';
 import { ChatMessageAdded, ChatMessageRole, SessionChat, SessionType } from './session.types';
@@ -45,8 +45,8 @@ export class SessionService {
   }
 
   /** The caller's sessions, newest first. */
-  async list(viewer: Viewer): Promise<SessionType[]> {
-    return (await this.repo.sessionsOf(viewer.accountId)).map(toSession);
+  async list(viewer: Viewer, page: SessionsInput): Promise<SessionType[]> {
+    return (await this.repo.sessionsOf(viewer.accountId, page)).map(toSession);
   }
 
   /** One of the caller's sessions with every chat of it, by createdAt ascending. */
