@@ -139,6 +139,26 @@ describe('bounds on every list (real PostgreSQL)', () => {
     });
   });
 
+  it('an artist with 500 social profiles takes no new one (400 naming profile_url); an existing URL still updates', async () => {
+    const held = await count('select count(*)::int as n from socials where account_id = ?', [DEMO.luna]);
+    const rows = await sql<{ id: string }>(
+      `insert into socials (id, account_id, profile_url, username, created_at, updated_at)
+       select gen_random_uuid(), ?, 'https://social.test/luna/' || g, 'luna' || g, now(), now() from generate_series(1, ?) g returning id`,
+      [DEMO.luna, 499 - held],
+    );
+    await sql(`insert into account_socials (id, account_id, social_id, created_at, updated_at) select gen_random_uuid(), ?, t.id, now(), now() from unnest(?::uuid[]) t(id)`, [
+      DEMO.luna,
+      `{${rows.map((r) => r.id).join(',')}}`,
+    ]);
+    const post = (url: string) => t.http().post(`/api/artists/${DEMO.luna}/socials`).set(as.nora).send({ profile_url: url, username: 'luna' });
+    expect((await post('https://social.test/luna/the-500th')).status).toBe(200);
+    const over = await post('https://social.test/luna/one-too-many');
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'profile_url', message: expect.stringContaining('500 social profiles') }] });
+    expect(await count('select count(*)::int as n from socials where account_id = ?', [DEMO.luna])).toBe(500);
+    expect((await post('https://social.test/luna/1')).status).toBe(200);
+  });
+
   it('agent templates take limit and offset (default 500), by title', async () => {
     const all = await t.http().get('/api/agents/templates').set(as.nora);
     expect(all.status).toBe(200);

@@ -15,6 +15,8 @@ export const LIST_BOUNDS = {
   accountsPerCatalog: 50,
   /** Catalogs Artist.catalogs and Song.catalogs return at most (their `limit` argument's maximum; its default is 20). */
   catalogsPerList: 100,
+  /** Social profiles of one artist (paged: Artist.socials, GET /api/artists/{id}/socials). */
+  socialsPerArtist: 500,
   /** Sessions of one account (Query.sessions). */
   sessionsPerAccount: 500,
   /** Chats of one session (Session.chats, GET /api/sessions/{id}/chats). */

@@ -1,3 +1,4 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
@@ -165,11 +166,20 @@ export class ArtistRepository {
   /**
    * Upserts the artist's own profile with that URL and links it, in one transaction; another
    * artist's profile with the same URL is a different row and is never touched. Null when the
-   * link could not be read back.
+   * link could not be read back; 'full' (nothing written) when the URL is new and the artist has
+   * LIST_BOUNDS.socialsPerArtist profiles already.
    */
-  upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | null> {
+  upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | 'full' | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      // The artist is locked, so concurrent upserts count each other (counted after the lock, in a statement of its own).
+      await em.execute(`select 1 from accounts where id = ? for update`, [input.id]);
+      const [held] = await em.execute<{ n: number; known: boolean }[]>(
+        `select (select count(*)::int from socials where account_id = ?) as n,
+                exists (select 1 from socials where account_id = ? and profile_url = ?) as known`,
+        [input.id, input.id, input.profile_url],
+      );
+      if (!held.known && held.n >= LIST_BOUNDS.socialsPerArtist) return 'full';
       const [social] = await em.execute<{ id: string }[]>(
         `insert into socials (id, account_id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
          values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now(), now())

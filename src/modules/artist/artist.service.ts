@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
+import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import type { graphPageInput } from '../../common/validation';
 import { PageOf, pageOf } from '../../graphql/common.types';
@@ -118,6 +119,7 @@ export class ArtistService {
   async upsertSocial(viewer: Viewer, input: UpsertSocialInput): Promise<SocialProfile> {
     await this.requireArtist(viewer, input.id);
     const social = await this.repo.upsertSocial(input);
+    if (social === 'full') throw invalidInput([{ field: 'profile_url', message: `the artist has ${LIST_BOUNDS.socialsPerArtist} social profiles already` }]);
     if (!social) throw new AppError('INTERNAL_SERVER_ERROR', 'The social profile could not be linked');
     return social;
   }
