@@ -31,3 +31,6 @@ export const LIST_BOUNDS = {
  * cost model (src/graphql/cost.ts) weighs the list by its `limit` when given, else by this.
  */
 export const maxItems = (n: number) => ({ maxItems: n }) as const;
+
+/** Field extension of a mutation answering one item per member of its input's array `member` (`addCatalogSongs`: one song per posted song). */
+export const itemsPerInput = (member: string, max: number) => ({ maxItems: max, itemsPerInput: member }) as const;

@@ -82,6 +82,11 @@ describe('operationCost', () => {
     expect(cost(roster('')).cost).toBe(51041);
     // Hard bounds count in full: Catalog.accounts (50 a catalog), Song.credits (50), Song.catalogs (its default 20).
     expect(cost('{ catalog(id: "x") { accounts { name } songs(limit: 10) { items { credits { name } catalogs { name } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
+    // A write answers one song per song posted: 2 songs with their artists (50 each) weigh 1 + 1, 500 of them 1 + 250.
+    const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
+    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalog_id: 'x', isrc: 'GBNWR2400001' })) });
+    expect(cost(add, posted(2))).toEqual({ cost: 2, providerCalls: 0 });
+    expect(cost(add, posted(500))).toEqual({ cost: 251, providerCalls: 0 });
   });
 
   it('declares a bound on every list of objects the graph returns (else it weighs UNBOUNDED_LIST_SIZE)', () => {
@@ -97,7 +102,7 @@ describe('operationCost', () => {
     // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal.
     expect(unbounded.sort()).toEqual([
       'AccountProfile.invitations', 'AccountProfile.organizations',
-      'Mutation.addCatalogSongs', 'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
+      'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
       'OrganizationMembership.invitations', 'OrganizationMembership.members',
       'PlatformArtist.images',
       'Query.compositions', 'Query.organizations', 'Query.researchGenres',

@@ -169,7 +169,11 @@ function sizeArgument(args: Record<string, unknown>): number | undefined {
 /** Lists sized by an argument list rather than a number: federation's `_entities(representations)`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function listSizeOf(field: GraphQLField<any, any>, args: Record<string, unknown>): number | undefined {
-  return field.name === '_entities' && Array.isArray(args.representations) ? args.representations.length : undefined;
+  if (field.name === '_entities' && Array.isArray(args.representations)) return args.representations.length;
+  // A mutation answering one item per input item (`itemsPerInput`, src/common/bounds.ts).
+  const member = field.extensions?.itemsPerInput;
+  const input = args.input && typeof args.input === 'object' ? (args.input as Record<string, unknown>) : undefined;
+  return typeof member === 'string' && Array.isArray(input?.[member]) ? (input[member] as unknown[]).length : undefined;
 }
 
 /** The most items a list field ever returns, as its type declares it (`maxItems` extension). */

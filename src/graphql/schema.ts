@@ -110,7 +110,7 @@ export function buildFederatedSchema(plain: GraphQLSchema, references: Reference
   return options.routerOnly === false ? schema : requireRouterSecret(schema);
 }
 
-/** The SDL drops field extensions: the lists' declared bounds (`maxItems`, src/common/bounds.ts), which the cost model reads, are copied over. */
+/** The SDL drops field extensions: the lists' declared bounds (`maxItems`, `itemsPerInput`: src/common/bounds.ts), which the cost model reads, are copied over. */
 function keepListBounds(plain: GraphQLSchema, schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(plain.getTypeMap())) {
     const target = schema.getType(type.name);
@@ -119,7 +119,8 @@ function keepListBounds(plain: GraphQLSchema, schema: GraphQLSchema): GraphQLSch
     for (const field of Object.values(type.getFields())) {
       const into = fields[field.name];
       if (into && field.extensions?.maxItems !== undefined) {
-        (into as { extensions: typeof into.extensions }).extensions = { ...into.extensions, maxItems: field.extensions.maxItems };
+        const { maxItems, itemsPerInput } = field.extensions;
+        (into as { extensions: typeof into.extensions }).extensions = { ...into.extensions, maxItems, ...(itemsPerInput === undefined ? {} : { itemsPerInput }) };
       }
     }
   }

@@ -99,6 +99,20 @@ describe('bounds on what a catalog-songs write creates (real PostgreSQL)', () =>
     expect(await snapshot()).toEqual(before);
   });
 
+  it('a GraphQL write is weighed by the songs it posts (the bounds survive into the served subgraph schema)', async () => {
+    const catalogId = await newCatalog(as.sam, 'Weighed write');
+    const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
+    const one = (n: number) => ({ s: [{ catalog_id: catalogId, isrc: isrc(500 + n), name: 'Weighed' }] });
+    const first = await t.graphql(add, one(1), as.sam);
+    const second = await t.graphql(add, one(2), as.sam);
+    expect(second.body.errors).toBeUndefined();
+    // One song with at most 50 artists: 1 point (as 500 songs it would weigh 251, refused past GRAPHQL_MAX_COST only above that).
+    expect(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining'])).toBe(1);
+    const page = await t.graphql(`{ catalog(id: "${catalogId}") { songs(limit: 100) { items { artists { name } } } } }`, {}, as.sam);
+    // 100 songs × 50 artists (Song.artists' declared bound) = 5 100 objects: 1 + 51.
+    expect(Number(second.headers['ratelimit-remaining']) - Number(page.headers['ratelimit-remaining'])).toBe(52);
+  });
+
   it('a roster at ROSTER_MAX_ARTISTS takes no new artist, from a catalog write or POST /api/artists', async () => {
     const catalogId = await newCatalog(as.otto, 'Roster');
     const start = await rosterOf(as.otto);

@@ -58,8 +58,11 @@ export const songItem = z.object({
   artists: z.array(artistName).max(LIST_BOUNDS.creditsPerSong, { message: `must have at most ${LIST_BOUNDS.creditsPerSong} names` }).nullish().describe('Credited artist names; unknown names become artist accounts'),
 });
 
+/** Songs one catalog-songs write may post (and answers). */
+export const MAX_SONGS_PER_WRITE = 500;
+
 export const addSongsInput = z.object({
-  songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 songs' }),
+  songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(MAX_SONGS_PER_WRITE, { message: `must have at most ${MAX_SONGS_PER_WRITE} songs` }),
 });
 
 export const songRef = z.object({ catalog_id: uuid(), isrc });

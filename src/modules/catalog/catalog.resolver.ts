@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { LIST_BOUNDS, maxItems } from '../../common/bounds';
+import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
@@ -11,6 +11,7 @@ import {
   catalogIdInput,
   catalogsInput,
   catalogsLimitInput,
+  MAX_SONGS_PER_WRITE,
   catalogSongsFieldInput,
   catalogSongsInput,
   isrcInput,
@@ -65,6 +66,7 @@ export class CatalogResolver {
   }
 
   @Authorized()
+  @Extensions(itemsPerInput('songs', MAX_SONGS_PER_WRITE))
   @Mutation(() => [Song], { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name; answers the songs posted" })
   addCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => AddCatalogSongsInputType) input: AddCatalogSongsInputType): Promise<Song[]> {
     const viewer = requireViewer(ctx.viewer);
