@@ -26,7 +26,8 @@ export const scenarios: Scenario[] = [
     name: 'GraphQL roster → catalogs → 50 songs → artists',
     method: 'POST',
     path: '/graphql',
-    body: gql('{ artists { name catalogs { name songs(limit: 50) { items { isrc name artists { name } } } } } }'),
+    // Limits that hold the whole demo roster: without them the lists weigh their bounds (issue 30) and the cost is refused.
+    body: gql('{ artists(limit: 5) { name catalogs(limit: 3) { name songs(limit: 50) { items { isrc name artists { name } } } } } }'),
   },
 ];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_BOUNDS } from '../common/bounds';
 
 /**
  * The one place that reads process.env. Every variable is documented in README.md (Configuration).
@@ -182,6 +183,11 @@ const envSchema = z.object({
   GRAPHQL_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: int(10, 1, 10_000),
 
+  // Bounds on growth (issue 30): what one write may create; per-parent caps are in src/common/bounds.ts.
+  CATALOG_MAX_NEW_ARTISTS_PER_WRITE: int(100, 1, 10_000),
+  CATALOG_MAX_ARTISTS_PER_SONG: int(LIST_BOUNDS.creditsPerSong, 1, LIST_BOUNDS.creditsPerSong),
+  ROSTER_MAX_ARTISTS: int(1000, 1, 1_000_000),
+
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Generated data must never pass for real research in production: refuse rather than warn.
@@ -288,6 +294,15 @@ export interface Config {
   /** Pending invitations an organization may have out, and an account may hold, at a time. */
   memberships: { invitationsPerOrganization: number; invitationsPerAccount: number };
   sessions: { defaultModelId: string };
+  /** What one write may add to the catalog and rosters (README: Bounds on growth). */
+  bounds: {
+    /** New artist accounts one catalog-songs write may create (CATALOG_MAX_NEW_ARTISTS_PER_WRITE). */
+    newArtistsPerWrite: number;
+    /** Artists credited on one catalog song, after the write (CATALOG_MAX_ARTISTS_PER_SONG, at most LIST_BOUNDS.creditsPerSong). */
+    artistsPerSong: number;
+    /** Artists on one account's roster (ROSTER_MAX_ARTISTS). */
+    rosterArtists: number;
+  };
   graphql: {
     maxDepth: number;
     maxTokens: number;
@@ -455,6 +470,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     memberships: { invitationsPerOrganization: e.INVITATIONS_MAX_PER_ORGANIZATION, invitationsPerAccount: e.INVITATIONS_MAX_PER_ACCOUNT },
     sessions: { defaultModelId: e.DEFAULT_MODEL_ID },
+    bounds: {
+      newArtistsPerWrite: e.CATALOG_MAX_NEW_ARTISTS_PER_WRITE,
+      artistsPerSong: e.CATALOG_MAX_ARTISTS_PER_SONG,
+      rosterArtists: e.ROSTER_MAX_ARTISTS,
+    },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,

@@ -1,4 +1,5 @@
-import { ClassType, Directive, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ClassType, Directive, Extensions, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LIST_BOUNDS, maxItems } from '../common/bounds';
 
 /** The `status` member of REST envelopes. */
 export enum SuccessStatus {
@@ -47,6 +48,8 @@ export function pageOf<T>(items: T[], totalCount: number, page: number, limit: n
 export function Page<T extends object>(item: ClassType<T>) {
   @ObjectType()
   abstract class PageType implements PageOf<T> {
+    // A page field without a `limit` answers its default page (20).
+    @Extensions(maxItems(LIST_BOUNDS.pageItems))
     @Field(() => [item], { description: 'The items of this page, in the list order' })
     items!: T[];
 

@@ -1,5 +1,5 @@
-import { getIntrospectionQuery, GraphQLSchema, parse } from 'graphql';
-import { operationCost, ProviderFields, providerFieldsOf } from './cost';
+import { getIntrospectionQuery, getNamedType, getNullableType, GraphQLSchema, isCompositeType, isListType, isObjectType, parse } from 'graphql';
+import { declaredBound, operationCost, ProviderFields, providerFieldsOf, UNBOUNDED_LIST_SIZE } from './cost';
 import { buildPlainSchema } from './schema';
 import { doublingFragments } from '../../test/support/documents';
 import type { WalkStats } from './limits';
@@ -28,10 +28,10 @@ describe('operationCost', () => {
   it('weighs `me` 1 and a page of 100 songs with their artists more, from the limit argument or its variable', () => {
     expect(cost('{ me { id name organizations { name } } }')).toEqual({ cost: 1, providerCalls: 0 });
     const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalog_id: $id, limit: $limit }) { items { isrc artists { id name } } } }';
-    // 100 songs + 5 artists each (a list without a limit counts 5) = 600 objects: 1 + 6.
-    expect(cost(songs, { id: 'x', limit: 100 })).toEqual({ cost: 7, providerCalls: 0 });
-    // Without a limit the list counts 5 (5 songs, 25 artists): under 100 objects, 1.
-    expect(cost(songs, { id: 'x' })).toEqual({ cost: 1, providerCalls: 0 });
+    // 100 songs + 50 artists each (Song.artists declares its bound, 50 credits a song) = 5 100 objects: 1 + 51.
+    expect(cost(songs, { id: 'x', limit: 100 })).toEqual({ cost: 52, providerCalls: 0 });
+    // Without a limit the page counts its default, 20 (20 songs, 1 000 artists): 1 + 10.
+    expect(cost(songs, { id: 'x' })).toEqual({ cost: 11, providerCalls: 0 });
   });
 
   it('counts every root field, aliases and fragments included', () => {
@@ -40,18 +40,20 @@ describe('operationCost', () => {
 
   it('weighs provider calls 10 each and counts them for the research budget, multiplied by the lists above them', () => {
     expect(cost('{ trackStats(input: { isrc: "GBNWR2400001", source: "all" }) { result } }')).toEqual({ cost: 10, providerCalls: 1 });
-    // researchArtist (no provider call) → profile (1 call) and playlists (1 call, 5 items) → curator (5 calls): 1 + 7 × 10.
-    expect(cost('{ researchArtist(id: "1") { profile { name } playlists { curator { name } } } }')).toEqual({ cost: 71, providerCalls: 7 });
-    // Under a list of 5 artists each artist's research is its own call.
-    expect(cost('{ artists { research { id } } }')).toEqual({ cost: 51, providerCalls: 5 });
+    // researchArtist (no provider call) → profile (1 call) and playlists (1 call, 20 items, its default) → curator (20 calls): 1 + 22 × 10.
+    expect(cost('{ researchArtist(id: "1") { profile { name } playlists { curator { name } } } }')).toEqual({ cost: 221, providerCalls: 22 });
+    // Under a roster of 5 artists each artist's research is its own call.
+    expect(cost('{ artists(limit: 5) { research { id } } }')).toEqual({ cost: 51, providerCalls: 5 });
+    // Without a limit the roster counts its default page, 100 artists: over the default maximum (600).
+    expect(cost('{ artists { research { id } } }')).toEqual({ cost: 1002, providerCalls: 100 });
   });
 
   // Changed with batching (issue 15): Song.stats and ResearchTrack.stats used to weigh 10 per parent (50 songs: 502, 50
   // research points), which refused every roster-wide query. They resolve through one batch per request whose upstream
   // calls are charged to the research budget as they are made, so the estimate weighs the batch, not the parents' product.
   it('weighs a batched provider field 10 per batch plus 1 per 10 parents, and leaves its research points to the batch', () => {
-    // researchArtist → tracks (1 call) → stats (1 batch of 5): 1 + 10 + 10 + 1.
-    expect(cost('{ researchArtist(id: "1") { tracks { stats(source: "all") { result } } } }')).toEqual({ cost: 22, providerCalls: 1 });
+    // researchArtist → tracks (1 call, 20 tracks by default) → stats (1 batch of 20): 1 + 10 + 10 + 2.
+    expect(cost('{ researchArtist(id: "1") { tracks { stats(source: "all") { result } } } }')).toEqual({ cost: 23, providerCalls: 1 });
     // 1 root + 50 tracks and 50 stats objects (1) + the tracks call (10) + 1 batch of 50 (10 + 5).
     expect(cost('{ researchArtist(id: "1") { tracks(limit: 50) { stats(source: "all") { result } } } }')).toEqual({ cost: 27, providerCalls: 1 });
     // A catalog page of 50 songs: 1 root + 1 for 100 objects + 1 batch of 50 (10 + 5).
@@ -60,14 +62,55 @@ describe('operationCost', () => {
     expect(cost('{ catalog(id: "x") { songs(limit: 50) { items { a: stats(source: "all") { result } b: stats(source: "platform_a") { result } } } } }')).toEqual({ cost: 32, providerCalls: 0 });
   });
 
-  it('admits the roster-wide composed research query under the default maximum, at 100 songs a catalog', () => {
+  // Changed with the bounds of issue 30: a list without a limit used to count 5, so the roster query below weighed 436
+  // however large the roster, its catalogs or their credits were. Each list now counts its limit, else its declared bound.
+  it('weighs the composed roster query by the bounds of its lists: refused without limits, admitted with them', () => {
     const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
-    // 5 artists × 5 catalogs × 100 songs: 25 + 2 500 songs + 2 500 results + 12 500 records = 17 525 objects (175),
-    // 1 batch of 2 500 songs (10 + 250), 1 root.
-    expect(cost(composed)).toEqual({ cost: 436, providerCalls: 0 });
-    expect(cost(composed).cost).toBeLessThanOrEqual(600);
-    // Still bounded: 500 songs a catalog (5 × 5 × 500 stats) is refused by the default maximum.
-    expect(cost(composed.replace('limit: 100', 'limit: 500')).cost).toBeGreaterThan(600);
+    // 100 artists (the roster's default page) × 20 catalogs (Artist.catalogs' default) × 100 songs: refused.
+    expect(cost(composed).cost).toBeGreaterThan(600);
+    const limited = composed.replace('artists {', 'artists(limit: 5) {').replace('catalogs {', 'catalogs(limit: 5) {');
+    // 5 artists × 5 catalogs × 100 songs: 5 + 25 + 2 500 songs + 2 500 results + 10 000 records (4 sources at most) = 15 030
+    // objects (150), 1 batch of 2 500 songs (10 + 250), 1 root.
+    expect(cost(limited)).toEqual({ cost: 411, providerCalls: 0 });
+    // 500 songs a catalog is refused by the default maximum.
+    expect(cost(limited.replace('limit: 100', 'limit: 500')).cost).toBeGreaterThan(600);
+  });
+
+  it('weighs the roster → catalogs → songs → credits query of the bench by every declared bound', () => {
+    const roster = (args: string) => `{ artists${args} { name catalogs${args ? '(limit: 3)' : ''} { name songs(limit: 50) { items { isrc name artists { name } } } } } }`;
+    // 5 + 15 catalogs + 750 songs + 37 500 credits (50 a song at most) = 38 270 objects: 1 + 382.
+    expect(cost(roster('(limit: 5)'))).toEqual({ cost: 383, providerCalls: 0 });
+    // Unlimited: 100 artists × 20 catalogs × 50 songs × 50 credits, refused (it counted 5 × 5 × 50 × 5 before).
+    expect(cost(roster('')).cost).toBe(51041);
+    // Hard bounds count in full: Catalog.accounts (50 a catalog), Song.credits (50), Song.catalogs (its default 20).
+    expect(cost('{ catalog(id: "x") { accounts { name } songs(limit: 10) { items { credits { name } catalogs { name } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
+    // A write answers one song per song posted: 2 songs with their artists (50 each) weigh 1 + 1, 500 of them 1 + 250.
+    const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
+    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalog_id: 'x', isrc: 'GBNWR2400001' })) });
+    expect(cost(add, posted(2))).toEqual({ cost: 2, providerCalls: 0 });
+    expect(cost(add, posted(500))).toEqual({ cost: 251, providerCalls: 0 });
+  });
+
+  it('declares a bound on every list of objects the graph returns (else it weighs UNBOUNDED_LIST_SIZE)', () => {
+    const unbounded: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!isListType(getNullableType(field.type)) || !isCompositeType(getNamedType(field.type))) continue;
+        if (declaredBound(field) === undefined) unbounded.push(`${type.name}.${field.name}`);
+      }
+    }
+    // Left as they are (README, Bounds on growth): membership lists (the members area caps invitations), provider-shaped lists
+    // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal.
+    expect(unbounded.sort()).toEqual([
+      'AccountProfile.invitations', 'AccountProfile.organizations',
+      'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
+      'OrganizationMembership.invitations', 'OrganizationMembership.members',
+      'PlatformArtist.images',
+      'Query.compositions', 'Query.organizations', 'Query.researchGenres',
+      'TrackInfo.artists', 'TrackInfo.collaborators', 'TrackInfo.distributors', 'TrackInfo.links',
+    ]);
+    expect(UNBOUNDED_LIST_SIZE).toBe(50);
   });
 
   it('weighs an unknown operation name as 1', () => {

@@ -38,8 +38,12 @@ export const PROVIDER_WEIGHT = 10;
 export const OBJECTS_PER_POINT = 100;
 /** Parents of a batched provider field cost 1 point per this many, besides PROVIDER_WEIGHT for the batch. */
 export const BATCH_ITEMS_PER_POINT = 10;
-/** Items assumed for a list field with no `limit`/`first` argument and no envelope's (see listItems). */
-export const DEFAULT_LIST_SIZE = 5;
+/**
+ * Items counted for a list field with no `limit`/`first` argument and no declared bound
+ * (`@Extensions(maxItems(n))`, src/common/bounds.ts). cost.test.ts lists the few fields without
+ * one (membership lists, provider-shaped lists of one record); anything else declares its bound.
+ */
+export const UNBOUNDED_LIST_SIZE = 50;
 
 const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
 
@@ -240,12 +244,12 @@ export type ListItems = { items: number } | { withoutEnvelope: number };
  * Items a list field counts as, the one place the cost model sizes a list: its own size argument
  * (`limit`, `first`, `last`, or its input's), the length of a list argument (federation's
  * `_entities(representations)`), what the schema holds for an introspection list, else its
- * envelope's `limit` (`catalogSongs(input: {limit}) { items }`), else DEFAULT_LIST_SIZE.
+ * envelope's `limit` (`catalogSongs(input: {limit}) { items }`), else its declared bound (`maxItems`), else UNBOUNDED_LIST_SIZE.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function listItems(schema: GraphQLSchema, parent: GraphQLCompositeType, field: GraphQLField<any, any>, args: Record<string, unknown>): ListItems {
-  const own = sizeArgument(args) ?? listSizeOf(field.name, args) ?? introspectionListSizes(schema).get(`${parent.name}.${field.name}`);
-  return own !== undefined ? { items: own } : { withoutEnvelope: DEFAULT_LIST_SIZE };
+  const own = sizeArgument(args) ?? listSizeOf(field, args) ?? introspectionListSizes(schema).get(`${parent.name}.${field.name}`);
+  return own !== undefined ? { items: own } : { withoutEnvelope: declaredBound(field) ?? UNBOUNDED_LIST_SIZE };
 }
 
 const introspectionSizes = new WeakMap<GraphQLSchema, Map<string, number>>();
@@ -315,6 +319,18 @@ function sizeArgument(args: Record<string, unknown>): number | undefined {
 }
 
 /** Lists sized by an argument list rather than a number: federation's `_entities(representations)`. */
-function listSizeOf(fieldName: string, args: Record<string, unknown>): number | undefined {
-  return fieldName === '_entities' && Array.isArray(args.representations) ? args.representations.length : undefined;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function listSizeOf(field: GraphQLField<any, any>, args: Record<string, unknown>): number | undefined {
+  if (field.name === '_entities' && Array.isArray(args.representations)) return args.representations.length;
+  // A mutation answering one item per input item (`itemsPerInput`, src/common/bounds.ts).
+  const member = field.extensions?.itemsPerInput;
+  const input = args.input && typeof args.input === 'object' ? (args.input as Record<string, unknown>) : undefined;
+  return typeof member === 'string' && Array.isArray(input?.[member]) ? (input[member] as unknown[]).length : undefined;
+}
+
+/** The most items a list field ever returns, as its type declares it (`maxItems` extension). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function declaredBound(field: GraphQLField<any, any>): number | undefined {
+  const bound = field.extensions?.maxItems;
+  return typeof bound === 'number' && Number.isInteger(bound) && bound >= 0 ? bound : undefined;
 }

@@ -106,8 +106,25 @@ export function buildFederatedSchema(plain: GraphQLSchema, references: Reference
   }
   // Guarded before the router-secret check wraps _entities, so that check runs first.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const schema = settleMutations(guardArguments(buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }])));
+  const schema = keepListBounds(plain, settleMutations(guardArguments(buildSubgraphSchema([{ typeDefs, resolvers: resolvers as any }]))));
   return options.routerOnly === false ? schema : requireRouterSecret(schema);
+}
+
+/** The SDL drops field extensions: the lists' declared bounds (`maxItems`, `itemsPerInput`: src/common/bounds.ts), which the cost model reads, are copied over. */
+function keepListBounds(plain: GraphQLSchema, schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(plain.getTypeMap())) {
+    const target = schema.getType(type.name);
+    if (!isObjectType(type) || !isObjectType(target)) continue;
+    const fields = target.getFields();
+    for (const field of Object.values(type.getFields())) {
+      const into = fields[field.name];
+      if (into && field.extensions?.maxItems !== undefined) {
+        const { maxItems, itemsPerInput } = field.extensions;
+        (into as { extensions: typeof into.extensions }).extensions = { ...into.extensions, maxItems, ...(itemsPerInput === undefined ? {} : { itemsPerInput }) };
+      }
+    }
+  }
+  return schema;
 }
 
 export function printPlainSchema(schema: GraphQLSchema): string {

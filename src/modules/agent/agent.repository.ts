@@ -1,3 +1,4 @@
+import { TEMPLATES_PAGE_MAX } from './agent.inputs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlCondition } from '../../auth/access';
@@ -91,7 +92,7 @@ export class AgentRepository {
    * Templates visible to the viewer, with creator, favourite state and (for the owner) shared
    * addresses, in ONE statement whatever the number of rows; `ids` narrows it to those templates.
    */
-  async visibleTemplates(viewer: Viewer, adminOrgId: string, ids?: readonly string[]): Promise<AgentTemplateType[]> {
+  async visibleTemplates(viewer: Viewer, adminOrgId: string, ids?: readonly string[], page = { offset: 0, limit: TEMPLATES_PAGE_MAX }): Promise<AgentTemplateType[]> {
     const visible = templateVisibility(viewer, 't');
     const rows = await this.em.execute<TemplateRow[]>(
       `select t.id, t.title, t.description, t.prompt, t.tags, t.is_private, t.favorites_count, t.created_at, t.updated_at,
@@ -103,8 +104,8 @@ export class AgentRepository {
                    else '{}' end as shared_emails
          from agent_templates t join accounts c on c.id = t.creator_id
         where ${visible.sql} ${ids ? 'and t.id = any(?::uuid[])' : ''}
-        order by t.title, t.id`,
-      [adminOrgId, adminOrgId, viewer.accountId, viewer.accountId, ...visible.bindings, ...(ids ? [pgArray(ids)] : [])],
+        order by t.title, t.id offset ? limit ?`,
+      [adminOrgId, adminOrgId, viewer.accountId, viewer.accountId, ...visible.bindings, ...(ids ? [pgArray(ids)] : []), page.offset, page.limit],
     );
     return rows.map(toTemplate);
   }

@@ -1,8 +1,9 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
-import { validate, withoutNulls } from '../../common/validation';
-import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateInput } from './agent.inputs';
+import { describe, validate, withoutNulls } from '../../common/validation';
+import { createTemplateInput, setFavoriteInput, templateIdInput, TEMPLATES_PAGE_MAX, templatesInput, updateTemplateInput } from './agent.inputs';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
 import { AgentTemplateType, CreateAgentTemplateInput, DeleteAgentTemplateInput, SetAgentTemplateFavoriteInput, UpdateAgentTemplateInput } from './agent.types';
@@ -13,11 +14,16 @@ export const agentService = (ctx: Context) => new AgentService(new AgentReposito
 @Resolver()
 export class AgentResolver {
   @Authorized()
+  @Extensions(maxItems(TEMPLATES_PAGE_MAX))
   @Query(() => [AgentTemplateType], {
-    description: "Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title",
+    description: 'Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title, `limit` of them from `offset`',
   })
-  agentTemplates(@Ctx() ctx: Context): Promise<AgentTemplateType[]> {
-    return agentService(ctx).list(requireViewer(ctx.viewer));
+  agentTemplates(
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, defaultValue: TEMPLATES_PAGE_MAX, description: describe(templatesInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(templatesInput, 'offset') }) offset?: number | null,
+  ): Promise<AgentTemplateType[]> {
+    return agentService(ctx).list(requireViewer(ctx.viewer), validate(templatesInput, withoutNulls({ limit, offset })));
   }
 
   @Authorized()

@@ -1,6 +1,6 @@
 import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
-import { unique, type CreateTemplateInput, type SetFavoriteInput, type TemplateIdInput, type UpdateTemplateInput } from './agent.inputs';
+import { unique, type CreateTemplateInput, type SetFavoriteInput, type TemplateIdInput, type TemplatesInput, type UpdateTemplateInput } from './agent.inputs';
 import type { AgentLoaders } from './agent.loaders';
 import { type AgentStore, isTitleClash } from './agent.repository';
 import type { AgentTemplateType } from './agent.types';
@@ -18,8 +18,8 @@ export class AgentService {
   ) {}
 
   /** The caller's own templates, public ones and those shared with its e-mail, by title. */
-  list(viewer: Viewer): Promise<AgentTemplateType[]> {
-    return this.repo.visibleTemplates(viewer, this.settings.adminOrgId);
+  list(viewer: Viewer, page: TemplatesInput): Promise<AgentTemplateType[]> {
+    return this.repo.visibleTemplates(viewer, this.settings.adminOrgId, undefined, page);
   }
 
   /** Federation: a template by id as the caller sees it; null when absent or not visible. */

@@ -28,10 +28,16 @@ export const socialsByIdInput = z.object({
   limit: limitArg().describe('Socials per page, 1 to 100'),
 });
 
+/** The most roster artists one read answers (Query.artists `limit`), and how many without a `limit`. */
+export const ROSTER_PAGE_MAX = 500;
+export const ROSTER_PAGE_DEFAULT = 100;
+
 export const rosterInput = z
   .object({
     account_id: uuid().optional().describe('Roster of this account (it must be reachable) instead of the caller and its organizations'),
     organization_id: uuid().optional().describe('Roster of this organization (the caller must be a member)'),
+    limit: limitArg(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT).describe(`Artists to answer, 1 to ${ROSTER_PAGE_MAX}, default ${ROSTER_PAGE_DEFAULT}`),
+    offset: z.number().int().min(0, { message: 'must be at least 0' }).max(1_000_000, { message: 'must be at most 1000000' }).default(0).describe('Artists to skip, in name order; default 0'),
   })
   .refine((v) => !(v.account_id && v.organization_id), { message: 'give account_id or organization_id, not both', path: ['organization_id'] });
 

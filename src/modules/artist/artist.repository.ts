@@ -1,3 +1,4 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
@@ -79,13 +80,16 @@ export class ArtistRepository {
    * The artists on the rosters of these owners, by name; `extra` adds select-list expressions over
    * the artist row `a` (relations read ahead, graphql/prefetch.ts), returned as further columns.
    */
-  rosterOf(ownerIds: string[], extra: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
+  rosterOf(ownerIds: string[], extra: SqlCondition[] = [], page = { offset: 0, limit: 100 }): Promise<(RosterArtist & Record<string, unknown>)[]> {
+    // The page is cut before the read-ahead columns are computed: only the answered artists pay for them.
     return query<RosterArtist & Record<string, unknown>>(
       this.em,
-      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')} from accounts a
-        where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
+      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
+         from (select a.* from accounts a
+                where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
+                order by a.name, a.id offset ? limit ?) a
         order by a.name, a.id`,
-      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds)],
+      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds), page.offset, page.limit],
     );
   }
 
@@ -113,9 +117,11 @@ export class ArtistRepository {
   }
 
   /** A new artist account on the owner's roster, in one transaction. */
-  createArtist(ownerId: string, name: string): Promise<RosterArtist> {
+  /** Null, writing nothing, when the owner's roster holds `rosterMax` artists already. */
+  createArtist(ownerId: string, name: string, rosterMax = Number.MAX_SAFE_INTEGER): Promise<RosterArtist | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      if ((await new ArtistRepository(em).lockRosterSize(ownerId)) >= rosterMax) return null;
       const [artist] = await query<RosterArtist>(
         em,
         `insert into accounts (id, kind, name, created_at, updated_at) values (gen_random_uuid(), 'artist', ?, now(), now())
@@ -128,6 +134,14 @@ export class ArtistRepository {
       ]);
       return artist;
     });
+  }
+
+  /** The owner's roster size, with the owner's account row locked until the transaction ends (concurrent roster writes wait). */
+  async lockRosterSize(ownerId: string): Promise<number> {
+    await this.em.execute(`select 1 from accounts where id = ? for update`, [ownerId]);
+    // Counted by a statement of its own: its snapshot is taken after the lock, so it sees what the writer before us committed.
+    const [row] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n from roster_entries where owner_id = ?`, [ownerId]);
+    return row?.n ?? 0;
   }
 
   /**
@@ -152,11 +166,20 @@ export class ArtistRepository {
   /**
    * Upserts the artist's own profile with that URL and links it, in one transaction; another
    * artist's profile with the same URL is a different row and is never touched. Null when the
-   * link could not be read back.
+   * link could not be read back; 'full' (nothing written) when the URL is new and the artist has
+   * LIST_BOUNDS.socialsPerArtist profiles already.
    */
-  upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | null> {
+  upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | 'full' | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      // The artist is locked, so concurrent upserts count each other (counted after the lock, in a statement of its own).
+      await em.execute(`select 1 from accounts where id = ? for update`, [input.id]);
+      const [held] = await em.execute<{ n: number; known: boolean }[]>(
+        `select (select count(*)::int from socials where account_id = ?) as n,
+                exists (select 1 from socials where account_id = ? and profile_url = ?) as known`,
+        [input.id, input.id, input.profile_url],
+      );
+      if (!held.known && held.n >= LIST_BOUNDS.socialsPerArtist) return 'full';
       const [social] = await em.execute<{ id: string }[]>(
         `insert into socials (id, account_id, profile_url, username, avatar, bio, follower_count, following_count, region, created_at, updated_at)
          values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now(), now())

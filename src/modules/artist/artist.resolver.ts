@@ -1,11 +1,12 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
 import { requireViewer } from '../../auth/access';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { planPrefetch } from '../../graphql/prefetch';
-import { artistIdInput, createArtistInput, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 import { ArtistRepository } from './artist.repository';
 import { ArtistService } from './artist.service';
 import {
@@ -20,7 +21,7 @@ import {
 } from './artist.types';
 
 /** The request's artist service (also used by the federation reference and by other modules through index.ts). */
-export const artistService = (ctx: Context) => new ArtistService(new ArtistRepository(ctx.em), ctx.access, ctx.loaders);
+export const artistService = (ctx: Context) => new ArtistService(new ArtistRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds.rosterArtists);
 
 @Resolver()
 export class ArtistResolver {
@@ -39,17 +40,23 @@ export class ArtistResolver {
   }
 
   @Authorized()
-  @Query(() => [Artist], { description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name' })
+  @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
+  @Query(() => [Artist], {
+    description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name: `limit` of them from `offset`',
+  })
   async artists(
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
     @Arg('account_id', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) account_id?: string | null,
     @Arg('organization_id', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organization_id?: string | null,
+    @Arg('limit', () => Int, { nullable: true, defaultValue: ROSTER_PAGE_DEFAULT, description: describe(rosterInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(rosterInput, 'offset') }) offset?: number | null,
   ): Promise<RosterArtist[]> {
     const viewer = requireViewer(ctx.viewer);
     // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
     const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
-    const rows = await artistService(ctx).roster(viewer, validate(rosterInput, withoutNulls({ account_id, organization_id })), readAhead.columns);
+    const input = validate(rosterInput, withoutNulls({ account_id, organization_id, limit, offset }));
+    const rows = await artistService(ctx).roster(viewer, input, readAhead.columns);
     return readAhead.prime(rows, (row) => row.id);
   }
 

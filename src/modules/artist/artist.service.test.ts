@@ -71,12 +71,13 @@ describe('ArtistService (fake repository, no database)', () => {
   it("reads the roster of the caller's scope, of account_id once resolved, or of organization_id once asserted", async () => {
     const store = fakeStore();
     const service = new ArtistService(store, fakeAccess(), loaders());
-    await service.roster(nora, {});
-    await service.roster(nora, { account_id: LUNA });
-    await service.roster(nora, { organization_id: NORTHWIND });
+    const page = { limit: 100, offset: 0 };
+    await service.roster(nora, page);
+    await service.roster(nora, { account_id: LUNA, ...page });
+    await service.roster(nora, { organization_id: NORTHWIND, ...page });
     expect(store.rosters).toEqual([[NORA, NORTHWIND], [LUNA], [NORTHWIND]]);
-    await expect(service.roster(nora, { organization_id: KAI })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(service.roster(nora, { account_id: KAI })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.roster(nora, { organization_id: KAI, ...page })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.roster(nora, { account_id: KAI, ...page })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect(store.rosters).toHaveLength(3);
   });
 

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
-import { AppError, forbidden, notFound } from '../../common/errors';
+import { LIST_BOUNDS } from '../../common/bounds';
+import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import type { graphPageInput } from '../../common/validation';
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
@@ -25,6 +26,8 @@ export class ArtistService {
     private readonly repo: ArtistStore,
     private readonly access: ArtistAccess,
     private readonly loaders: ArtistLoaders,
+    /** Artists one roster may hold (ROSTER_MAX_ARTISTS). */
+    private readonly rosterMax = Number.MAX_SAFE_INTEGER,
   ) {}
 
   /** Query.artistSocials (GET /api/artist/socials) */
@@ -92,7 +95,7 @@ export class ArtistService {
     } else {
       owners = viewerScope(viewer);
     }
-    return this.repo.rosterOf(owners, readAhead);
+    return this.repo.rosterOf(owners, readAhead, { offset: input.offset, limit: input.limit });
   }
 
   /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */
@@ -104,7 +107,9 @@ export class ArtistService {
       this.access.assertOrganization(viewer, org.id);
       owner = org.id;
     }
-    return this.repo.createArtist(owner, input.name);
+    const artist = await this.repo.createArtist(owner, input.name, this.rosterMax);
+    if (!artist) throw invalidInput([{ field: 'name', message: `would put more than ${this.rosterMax} artists on the roster` }]);
+    return artist;
   }
 
   /**
@@ -114,6 +119,7 @@ export class ArtistService {
   async upsertSocial(viewer: Viewer, input: UpsertSocialInput): Promise<SocialProfile> {
     await this.requireArtist(viewer, input.id);
     const social = await this.repo.upsertSocial(input);
+    if (social === 'full') throw invalidInput([{ field: 'profile_url', message: `the artist has ${LIST_BOUNDS.socialsPerArtist} social profiles already` }]);
     if (!social) throw new AppError('INTERNAL_SERVER_ERROR', 'The social profile could not be linked');
     return social;
   }

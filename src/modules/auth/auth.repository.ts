@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../auth/api-key.entity';
 import { Account, AccountKind } from '../account';
@@ -30,7 +31,8 @@ export class AuthRepository {
 
   /** The account's keys, newest first (revoked ones included). */
   keysOf(accountId: string): Promise<ApiKey[]> {
-    return this.em.find(ApiKey, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+    // Active keys are capped; revoked ones accumulate, so the list is the newest LIST_BOUNDS.apiKeysListed.
+    return this.em.find(ApiKey, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: LIST_BOUNDS.apiKeysListed });
   }
 
   /** The key when `accountId` holds it; null when it does not exist or is another account's. */

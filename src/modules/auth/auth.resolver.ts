@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
@@ -35,7 +36,8 @@ export class AuthResolver {
   }
 
   @Authorized()
-  @Query(() => [ApiKeyInfo], { description: "The caller's API keys, newest first, without secrets (revoked ones included)" })
+  @Extensions(maxItems(LIST_BOUNDS.apiKeysListed))
+  @Query(() => [ApiKeyInfo], { description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
   apiKeys(@Ctx() ctx: Context): Promise<ApiKeyInfo[]> {
     return apiKeys(ctx).list(requireViewer(ctx.viewer));
   }

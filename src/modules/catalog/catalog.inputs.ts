@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_BOUNDS } from '../../common/bounds';
 import { graphPageInput, limitArg, pageArg, uuid } from '../../common/validation';
 import { artistName } from '../artist';
 
@@ -54,11 +55,14 @@ export const songItem = z.object({
   name: text(500).nullish().describe('Required when the ISRC is new'),
   album: text(500).nullish(),
   lyrics: z.string().max(100_000, { message: 'must be at most 100000 characters' }).nullish(),
-  artists: z.array(artistName).max(50, { message: 'must have at most 50 names' }).nullish().describe('Credited artist names; unknown names become artist accounts'),
+  artists: z.array(artistName).max(LIST_BOUNDS.creditsPerSong, { message: `must have at most ${LIST_BOUNDS.creditsPerSong} names` }).nullish().describe('Credited artist names; unknown names become artist accounts'),
 });
 
+/** Songs one catalog-songs write may post (and answers). */
+export const MAX_SONGS_PER_WRITE = 500;
+
 export const addSongsInput = z.object({
-  songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 songs' }),
+  songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(MAX_SONGS_PER_WRITE, { message: `must have at most ${MAX_SONGS_PER_WRITE} songs` }),
 });
 
 export const songRef = z.object({ catalog_id: uuid(), isrc });
@@ -75,6 +79,9 @@ export const removeCatalogsInput = z.object({
 
 export const catalogIdInput = z.object({ id: uuid() });
 export const isrcInput = z.object({ isrc });
+
+/** Artist.catalogs and Song.catalogs: the first `limit` catalogs by name. */
+export const catalogsLimitInput = z.object({ limit: limitArg(LIST_BOUNDS.catalogsPerList, 20).describe(`Catalogs, 1 to ${LIST_BOUNDS.catalogsPerList}`) });
 
 /** Catalog.songs in the graph: a page, optionally only the songs credited to an artist with this name. */
 export const catalogSongsFieldInput = graphPageInput.extend({ artistName: catalogSongsInput.shape.artistName });

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { PagedRow } from '../../db/pages';
 import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import { ArtistRepository } from '../artist';
@@ -54,7 +55,7 @@ export function catalogReach(viewer: Viewer, column: string): SqlCondition {
 /** The writes of POST /api/catalogs/songs, made inside one transaction. */
 export type CatalogSongWrites = Pick<
   CatalogRepository,
-  'existingEntries' | 'upsertEntries' | 'artistsNamed' | 'createRosterArtists' | 'creditArtists' | 'touchCatalogs'
+  'existingEntries' | 'upsertEntries' | 'artistsNamed' | 'lockRosterSize' | 'createRosterArtists' | 'creditArtists' | 'entriesCreditedOver' | 'touchCatalogs'
 >;
 
 /** Every read and write of catalogs, their account links, their song entries and credits. */
@@ -107,10 +108,10 @@ export class CatalogRepository {
            from catalog
            left join page on true
            left join lateral (
-             select json_agg(json_build_object('id', a.id, 'name', a.name, 'timestamp', floor(extract(epoch from csa.created_at))::int)
-                             order by csa.created_at, a.name, a.id) as artists
-               from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-              where csa.catalog_song_id = page.entry_id) credits on true
+             select json_agg(json_build_object('id', c.id, 'name', c.name, 'timestamp', c.timestamp) order by c.created_at, c.name, c.id) as artists
+               from (select a.id, a.name, csa.created_at, floor(extract(epoch from csa.created_at))::int as timestamp
+                       from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+                      where csa.catalog_song_id = page.entry_id order by csa.created_at, a.name, a.id limit ${LIST_BOUNDS.creditsPerSong}) c) credits on true
           order by page.isrc`,
         [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), offset, limit],
       ),
@@ -159,10 +160,13 @@ export class CatalogRepository {
   creditsOfEntries(entryIds: readonly string[]): Promise<(SongCredit & { entry_id: string })[]> {
     return query(
       this.em,
-      `select csa.catalog_song_id as entry_id, a.id, a.name, floor(extract(epoch from csa.created_at))::int as timestamp
-         from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-        where csa.catalog_song_id = any(?::uuid[])
-        order by csa.catalog_song_id, csa.created_at, a.name, a.id`,
+      `select entry_id, id, name, timestamp from (
+         select csa.catalog_song_id as entry_id, a.id, a.name, floor(extract(epoch from csa.created_at))::int as timestamp,
+                row_number() over (partition by csa.catalog_song_id order by csa.created_at, a.name, a.id) as rn
+           from catalog_song_artists csa join accounts a on a.id = csa.artist_id
+          where csa.catalog_song_id = any(?::uuid[])) t
+        where rn <= ${LIST_BOUNDS.creditsPerSong}
+        order by entry_id, rn`,
       [pgArray(entryIds)],
     );
   }
@@ -171,9 +175,11 @@ export class CatalogRepository {
   catalogsOfAccounts(accountIds: readonly string[]): Promise<(Catalog & { account_id: string })[]> {
     return query(
       this.em,
-      `select ac.account_id, c.id, c.name, c.created_at, c.updated_at
-         from account_catalogs ac join catalogs c on c.id = ac.catalog_id
-        where ac.account_id = any(?::uuid[]) order by c.name, c.id`,
+      `select account_id, id, name, created_at, updated_at from (
+         select ac.account_id, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by ac.account_id order by c.name, c.id) as rn
+           from account_catalogs ac join catalogs c on c.id = ac.catalog_id
+          where ac.account_id = any(?::uuid[])) t
+        where rn <= ${LIST_BOUNDS.catalogsPerAccount} order by name, id`,
       [pgArray(accountIds)],
     );
   }
@@ -186,13 +192,15 @@ export class CatalogRepository {
     const reach = catalogReach(viewer, 'c.id');
     return query(
       this.em,
-      `select x.artist_id, c.id, c.name, c.created_at, c.updated_at
-         from (select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
-               union
-               select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
-                where csa.artist_id = any(?::uuid[])) x
-         join catalogs c on c.id = x.catalog_id
-        where ${reach.sql}`,
+      `select artist_id, id, name, created_at, updated_at from (
+         select x.artist_id, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by x.artist_id order by c.name, c.id) as rn
+           from (select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
+                 union
+                 select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
+                  where csa.artist_id = any(?::uuid[])) x
+           join catalogs c on c.id = x.catalog_id
+          where ${reach.sql}) t
+        where rn <= ${LIST_BOUNDS.catalogsPerList}`,
       [pgArray(artistIds), pgArray(artistIds), ...reach.bindings],
     );
   }
@@ -224,10 +232,12 @@ export class CatalogRepository {
           'items', coalesce((select json_agg(json_build_object(
                      'entry_id', pf_p.id, 'catalog_id', pf_p.catalog_id, 'isrc', pf_p.isrc, 'name', pf_p.name, 'album', pf_p.album,
                      'lyrics', pf_p.lyrics, 'updated_at', pf_p.updated_at,
-                     'credits', coalesce((select json_agg(json_build_object('id', pf_a.id, 'name', pf_a.name, 'timestamp', floor(extract(epoch from pf_csa.created_at))::int)
-                                                          order by pf_csa.created_at, pf_a.name, pf_a.id)
-                                            from catalog_song_artists pf_csa join accounts pf_a on pf_a.id = pf_csa.artist_id
-                                           where pf_csa.catalog_song_id = pf_p.id), '[]'::json)) order by pf_p.isrc)
+                     'credits', coalesce((select json_agg(json_build_object('id', pf_k.id, 'name', pf_k.name, 'timestamp', pf_k.timestamp)
+                                                          order by pf_k.created_at, pf_k.name, pf_k.id)
+                                            from (select pf_a.id, pf_a.name, pf_csa.created_at, floor(extract(epoch from pf_csa.created_at))::int as timestamp
+                                                    from catalog_song_artists pf_csa join accounts pf_a on pf_a.id = pf_csa.artist_id
+                                                   where pf_csa.catalog_song_id = pf_p.id
+                                                   order by pf_csa.created_at, pf_a.name, pf_a.id limit ${LIST_BOUNDS.creditsPerSong}) pf_k), '[]'::json)) order by pf_p.isrc)
                                from (select pf_cs.* from catalog_songs pf_cs where pf_cs.catalog_id = pf_c.id ${credited}
                                       order by pf_cs.isrc offset ? limit ?) pf_p), '[]'::json))`;
       if (filter !== null) bindings.push(filter, filter);
@@ -235,19 +245,20 @@ export class CatalogRepository {
     }
     if (include.accounts) {
       members += `, 'accounts', coalesce((select json_agg(json_build_object('id', pf_ca.id, 'name', pf_ca.name, 'kind', pf_ca.kind) order by pf_ca.name, pf_ca.id)
-                                            from account_catalogs pf_cac join accounts pf_ca on pf_ca.id = pf_cac.account_id
-                                           where pf_cac.catalog_id = pf_c.id), '[]'::json)`;
+                                            from (select pf_a2.id, pf_a2.name, pf_a2.kind from account_catalogs pf_cac join accounts pf_a2 on pf_a2.id = pf_cac.account_id
+                                                   where pf_cac.catalog_id = pf_c.id order by pf_a2.name, pf_a2.id limit ${LIST_BOUNDS.accountsPerCatalog}) pf_ca), '[]'::json)`;
     }
     bindings.push(...reach.bindings);
     return {
       sql: `select json_build_object('reachable', ${artistReach.sql}, 'catalogs', case when ${artistReach.sql} then coalesce((
                select json_agg(json_build_object(${members}) order by pf_c.name, pf_c.id)
-                 from catalogs pf_c
-                where pf_c.id in (select pf_l.catalog_id from account_catalogs pf_l where pf_l.account_id = ${artistId}
-                                  union
-                                  select pf_s.catalog_id from catalog_song_artists pf_sa join catalog_songs pf_s on pf_s.id = pf_sa.catalog_song_id
-                                   where pf_sa.artist_id = ${artistId})
-                  and ${reach.sql}), '[]'::json) else '[]'::json end)`,
+                 from (select pf_c.* from catalogs pf_c
+                        where pf_c.id in (select pf_l.catalog_id from account_catalogs pf_l where pf_l.account_id = ${artistId}
+                                          union
+                                          select pf_s.catalog_id from catalog_song_artists pf_sa join catalog_songs pf_s on pf_s.id = pf_sa.catalog_song_id
+                                           where pf_sa.artist_id = ${artistId})
+                          and ${reach.sql}
+                        order by pf_c.name, pf_c.id limit ${LIST_BOUNDS.catalogsPerList}) pf_c), '[]'::json) else '[]'::json end)`,
       bindings,
     };
   }
@@ -256,9 +267,11 @@ export class CatalogRepository {
   accountsOfCatalogs(catalogIds: readonly string[]): Promise<(CatalogAccount & { catalog_id: string })[]> {
     return query(
       this.em,
-      `select ac.catalog_id, a.id, a.name, a.kind
-         from account_catalogs ac join accounts a on a.id = ac.account_id
-        where ac.catalog_id = any(?::uuid[]) order by a.name, a.id`,
+      `select catalog_id, id, name, kind from (
+         select ac.catalog_id, a.id, a.name, a.kind, row_number() over (partition by ac.catalog_id order by a.name, a.id) as rn
+           from account_catalogs ac join accounts a on a.id = ac.account_id
+          where ac.catalog_id = any(?::uuid[])) t
+        where rn <= ${LIST_BOUNDS.accountsPerCatalog} order by name, id`,
       [pgArray(catalogIds)],
     );
   }
@@ -268,9 +281,11 @@ export class CatalogRepository {
     const reach = catalogReach(viewer, 'c.id');
     return query(
       this.em,
-      `select cs.isrc, c.id, c.name, c.created_at, c.updated_at
-         from catalog_songs cs join catalogs c on c.id = cs.catalog_id
-        where cs.isrc = any(?::text[]) and ${reach.sql}`,
+      `select isrc, id, name, created_at, updated_at from (
+         select cs.isrc, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by cs.isrc order by c.name, c.id) as rn
+           from catalog_songs cs join catalogs c on c.id = cs.catalog_id
+          where cs.isrc = any(?::text[]) and ${reach.sql}) t
+        where rn <= ${LIST_BOUNDS.catalogsPerList}`,
       [pgArray(isrcs), ...reach.bindings],
     );
   }
@@ -312,30 +327,50 @@ export class CatalogRepository {
   }
 
   /**
-   * Links an existing catalog to the account (no-op when linked already). `through`: the
-   * membership the link is made through, which it then ends with; when that membership is gone
-   * nothing is linked and the answer is false.
+   * Links an existing catalog to the account (no-op when linked already), in one transaction with
+   * the caps. `through`: the membership the link is made through, which it then ends with.
+   * Answers what kept it from being written: a list that would pass its bound, or the membership
+   * being gone; null when linked.
    */
-  async linkCatalog(accountId: string, catalogId: string, through?: { organizationId: string; memberId: string }): Promise<boolean> {
-    if (!through) {
-      await this.em.execute(
-        `insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
-         on conflict (account_id, catalog_id) do nothing`,
-        [accountId, catalogId],
+  linkCatalog(
+    accountId: string,
+    catalogId: string,
+    through?: { organizationId: string; memberId: string },
+  ): Promise<'account_catalogs' | 'catalog_accounts' | 'no_membership' | null> {
+    return this.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      // The account and the catalog are locked, so concurrent links count each other (counted after the lock, in a statement of its own).
+      await em.execute(`select 1 from accounts a, catalogs c where a.id = ? and c.id = ? for update`, [accountId, catalogId]);
+      const [counts] = await em.execute<{ linked: boolean; catalogs: number; accounts: number }[]>(
+        `select exists (select 1 from account_catalogs where account_id = ? and catalog_id = ?) as linked,
+                (select count(*)::int from account_catalogs where account_id = ?) as catalogs,
+                (select count(*)::int from account_catalogs where catalog_id = ?) as accounts`,
+        [accountId, catalogId, accountId, catalogId],
       );
-      return true;
-    }
-    // memberships is the account module's table: read here only to hang the link on its row.
-    const rows = await this.em.execute<{ ok: number }[]>(
-      // Key-share locked: a removal committing meanwhile waits, then takes the link with the membership.
-      `with m as (select id from memberships where organization_id = ? and member_id = ? for key share),
-            ins as (insert into account_catalogs (id, account_id, catalog_id, membership_id, created_at, updated_at)
-                    select gen_random_uuid(), ?, ?, m.id, now(), now() from m
-                    on conflict (account_id, catalog_id) do nothing)
-       select 1 as ok from m`,
-      [through.organizationId, through.memberId, accountId, catalogId],
-    );
-    return rows.length > 0;
+      if (counts && !counts.linked) {
+        if (counts.catalogs >= LIST_BOUNDS.catalogsPerAccount) return 'account_catalogs';
+        if (counts.accounts >= LIST_BOUNDS.accountsPerCatalog) return 'catalog_accounts';
+      }
+      if (!through) {
+        await em.execute(
+          `insert into account_catalogs (id, account_id, catalog_id, created_at, updated_at) values (gen_random_uuid(), ?, ?, now(), now())
+           on conflict (account_id, catalog_id) do nothing`,
+          [accountId, catalogId],
+        );
+        return null;
+      }
+      // memberships is the account module's table: read here only to hang the link on its row.
+      const rows = await em.execute<{ ok: number }[]>(
+        // Key-share locked: a removal committing meanwhile waits, then takes the link with the membership.
+        `with m as (select id from memberships where organization_id = ? and member_id = ? for key share),
+              ins as (insert into account_catalogs (id, account_id, catalog_id, membership_id, created_at, updated_at)
+                      select gen_random_uuid(), ?, ?, m.id, now(), now() from m
+                      on conflict (account_id, catalog_id) do nothing)
+         select 1 as ok from m`,
+        [through.organizationId, through.memberId, accountId, catalogId],
+      );
+      return rows.length > 0 ? null : 'no_membership';
+    });
   }
 
   /** The accounts the catalog is linked to in their own right (not through a membership). */
@@ -362,10 +397,13 @@ export class CatalogRepository {
     return new Set(rows.map((r) => `${r.catalog_id}|${r.account_id}`));
   }
 
-  /** A new catalog linked to the account, in one transaction. */
-  createCatalog(accountId: string, name: string): Promise<Catalog> {
+  /** A new catalog linked to the account, in one transaction; null (nothing written) when the account holds LIST_BOUNDS.catalogsPerAccount already. */
+  createCatalog(accountId: string, name: string): Promise<Catalog | null> {
     return this.em.transactional(async (tx) => {
       const em = tx as EntityManager;
+      await em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
+      const [held] = await em.execute<{ n: number }[]>(`select count(*)::int as n from account_catalogs where account_id = ?`, [accountId]);
+      if ((held?.n ?? 0) >= LIST_BOUNDS.catalogsPerAccount) return null;
       const [catalog] = await query<Catalog>(
         em,
         `insert into catalogs (id, name, created_at, updated_at) values (gen_random_uuid(), ?, now(), now()) returning id, name, created_at, updated_at`,
@@ -423,6 +461,20 @@ export class CatalogRepository {
   /** New artist accounts on the owner's roster: the artist module writes rosters, here on this repository's transaction. */
   createRosterArtists(ownerId: string, names: string[]): Promise<{ id: string; key: string }[]> {
     return new ArtistRepository(this.em).createRosterArtists(ownerId, names);
+  }
+
+  /** The owner's roster size, with the owner locked until the transaction ends (concurrent roster writes wait). */
+  lockRosterSize(ownerId: string): Promise<number> {
+    return new ArtistRepository(this.em).lockRosterSize(ownerId);
+  }
+
+  /** Of these entries, those credited to more than `max` artists. */
+  async entriesCreditedOver(entryIds: string[], max: number): Promise<Set<string>> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `select catalog_song_id as id from catalog_song_artists where catalog_song_id = any(?::uuid[]) group by catalog_song_id having count(*) > ?`,
+      [pgArray(entryIds), max],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Credits artists on entries (a credit given already stays as it is). */

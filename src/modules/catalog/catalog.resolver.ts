@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
@@ -9,6 +10,8 @@ import {
   addSongsInput,
   catalogIdInput,
   catalogsInput,
+  catalogsLimitInput,
+  MAX_SONGS_PER_WRITE,
   catalogSongsFieldInput,
   catalogSongsInput,
   isrcInput,
@@ -31,10 +34,12 @@ import {
 } from './catalog.types';
 
 /** The request's catalog service (also used by the federation references). */
-export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders);
+export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds);
 
 const PAGE = { nullable: true, description: 'Page number, default 1' } as const;
 const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
+/** A list of catalogs nested in the graph: the first `limit` by name (GraphQL default, so the cost model weighs it as asked). */
+const CATALOGS_LIMIT = { nullable: true, defaultValue: 20, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
 
 @Resolver()
 export class CatalogResolver {
@@ -46,7 +51,8 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Query(() => [Catalog], { description: 'Catalogs linked to the caller, or to account_id, by name' })
+  @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
+  @Query(() => [Catalog], { description: `Catalogs linked to the caller, or to account_id, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
   catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
@@ -60,6 +66,7 @@ export class CatalogResolver {
   }
 
   @Authorized()
+  @Extensions(itemsPerInput('songs', MAX_SONGS_PER_WRITE))
   @Mutation(() => [Song], { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name; answers the songs posted" })
   addCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => AddCatalogSongsInputType) input: AddCatalogSongsInputType): Promise<Song[]> {
     const viewer = requireViewer(ctx.viewer);
@@ -112,7 +119,8 @@ export class CatalogGraphResolver {
     return catalogService(ctx).catalogSongs(catalog, validate(catalogSongsFieldInput, withoutNulls({ page, limit, artistName })));
   }
 
-  @FieldResolver(() => [CatalogAccount], { description: 'Accounts the catalog is linked to' })
+  @Extensions(maxItems(LIST_BOUNDS.accountsPerCatalog))
+  @FieldResolver(() => [CatalogAccount], { description: `Accounts the catalog is linked to, by name (at most ${LIST_BOUNDS.accountsPerCatalog})` })
   accounts(@Root() catalog: Catalog, @Ctx() ctx: Context): Promise<CatalogAccount[]> {
     return catalogService(ctx).catalogAccounts(catalog);
   }
@@ -120,27 +128,33 @@ export class CatalogGraphResolver {
 
 @Resolver(() => Song)
 export class SongGraphResolver {
-  @FieldResolver(() => [SongCredit], { description: 'Artists credited on this catalog entry, in credit order, with when each was credited' })
+  @Extensions(maxItems(LIST_BOUNDS.creditsPerSong))
+  @FieldResolver(() => [SongCredit], { description: `Artists credited on this catalog entry, in credit order, with when each was credited (at most ${LIST_BOUNDS.creditsPerSong})` })
   credits(@Root() song: Song, @Ctx() ctx: Context): Promise<SongCredit[]> {
     return catalogService(ctx).songCredits(song);
   }
 
-  @FieldResolver(() => [Artist], { description: 'Artists credited on this catalog entry, in credit order' })
+  @Extensions(maxItems(LIST_BOUNDS.creditsPerSong))
+  @FieldResolver(() => [Artist], { description: `Artists credited on this catalog entry, in credit order (at most ${LIST_BOUNDS.creditsPerSong})` })
   artists(@Root() song: Song, @Ctx() ctx: Context): Promise<Artist[]> {
     return catalogService(ctx).songArtists(song);
   }
 
-  @FieldResolver(() => [Catalog], { description: 'Catalogs holding the song that the caller reaches' })
-  catalogs(@Root() song: Song, @Ctx() ctx: Context): Promise<Catalog[]> {
-    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song);
+  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
+  @FieldResolver(() => [Catalog], { description: 'Catalogs holding the song that the caller reaches, the first `limit` by name' })
+  catalogs(@Root() song: Song, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
+    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
   }
 }
 
 @Resolver(() => Artist)
 export class ArtistCatalogResolver {
-  @FieldResolver(() => [Catalog], { description: 'Catalogs the caller reaches that are linked to the artist or hold its songs; empty when the caller cannot reach the artist' })
-  catalogs(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Catalog[]> {
-    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist);
+  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
+  @FieldResolver(() => [Catalog], {
+    description: 'Catalogs the caller reaches that are linked to the artist or hold its songs, the first `limit` by name; empty when the caller cannot reach the artist',
+  })
+  catalogs(@Root() artist: Artist, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
+    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
   }
 
   @FieldResolver(() => SongPage, { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })

@@ -70,7 +70,9 @@ function fakeStore(existing: string[] = []) {
       rosterArtists.push([ownerId, names]);
       return names.map((name) => ({ id: `new:${name}`, key: name.toLowerCase() }));
     },
+    lockRosterSize: async () => 0,
     creditArtists: async (credits) => void credited.push(...credits),
+    entriesCreditedOver: async (ids, max) => new Set(ids.filter((id) => credited.filter((c) => c.entryId === id).length > max)),
     touchCatalogs: async () => undefined,
   };
   const store: CatalogStore = {
@@ -80,7 +82,7 @@ function fakeStore(existing: string[] = []) {
     },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),
-    linkCatalog: async () => true,
+    linkCatalog: async () => null,
     holdersOf: async () => [],
     unlinkableAsHolder: async () => new Set(),
     createCatalog: async () => {
@@ -126,7 +128,7 @@ describe('CatalogService.addSongs (fake repository, no database)', () => {
         { catalog_id: OWN, isrc: 'gbnwr2400001', name: 'Second', artists: ['luna waves', 'Brand New'] },
       ],
     });
-    expect(fake.upserts).toEqual([[{ catalog_id: OWN, isrc: 'GBNWR2400001', name: 'Second', album: 'A', lyrics: null, artists: expect.any(Map) }]]);
+    expect(fake.upserts).toEqual([[{ catalog_id: OWN, isrc: 'GBNWR2400001', name: 'Second', album: 'A', lyrics: null, artists: expect.any(Map), from: expect.any(Map) }]]);
     // Kai is the older "Luna Waves" but out of reach: Luna is credited, and the unknown name joins Nora's roster.
     expect(fake.rosterArtists).toEqual([[NORA, ['Brand New']]]);
     expect(fake.credited.map((c) => c.artistId)).toEqual([LUNA, 'new:Brand New']);

@@ -1,6 +1,7 @@
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import { AppError, forbidden, notFound } from '../../common/errors';
+import { LIST_BOUNDS } from '../../common/bounds';
+import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
@@ -46,12 +47,31 @@ const byName = (rows: Catalog[]): Catalog[] => rows.map(toCatalog).sort((a, b) =
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
+/** What one write may add (config.bounds: CATALOG_MAX_ARTISTS_PER_SONG, CATALOG_MAX_NEW_ARTISTS_PER_WRITE, ROSTER_MAX_ARTISTS). */
+export interface CatalogBounds {
+  artistsPerSong: number;
+  newArtistsPerWrite: number;
+  rosterArtists: number;
+}
+export const DEFAULT_CATALOG_BOUNDS: CatalogBounds = { artistsPerSong: LIST_BOUNDS.creditsPerSong, newArtistsPerWrite: 100, rosterArtists: 1000 };
+
+/** A write past a bound: a 400 naming the field that passes it. */
+const tooMany = (field: string, message: string) => invalidInput([{ field, message }]);
+
+/** Throws what kept a catalog link from being written (a full list, the membership gone). */
+function linked(refused: 'account_catalogs' | 'catalog_accounts' | 'no_membership' | null): void {
+  if (refused === 'account_catalogs') throw tooMany('catalog_id', `the account holds ${LIST_BOUNDS.catalogsPerAccount} catalogs already`);
+  if (refused === 'catalog_accounts') throw tooMany('catalog_id', `the catalog is linked to ${LIST_BOUNDS.accountsPerCatalog} accounts already`);
+  if (refused === 'no_membership') throw forbidden('Not a member of the organization any more');
+}
+
 /** Catalogs, their songs and credits. A catalog is reached through any account linked to it that the caller reaches. */
 export class CatalogService {
   constructor(
     private readonly repo: CatalogStore,
     private readonly access: CatalogAccess,
     private readonly loaders: CatalogLoaders,
+    private readonly bounds: CatalogBounds = DEFAULT_CATALOG_BOUNDS,
   ) {}
 
   /** 404 for a catalog that does not exist, 403 for one the caller cannot reach. */
@@ -97,7 +117,9 @@ export class CatalogService {
   async addCatalog(viewer: Viewer, input: AddCatalogInput): Promise<Catalog> {
     if (input.catalog_id) return this.linkCatalog(viewer, input.catalog_id, input.account_id);
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
-    return this.repo.createCatalog(accountId, input.name!);
+    const created = await this.repo.createCatalog(accountId, input.name!);
+    if (!created) throw tooMany('name', `the account holds ${LIST_BOUNDS.catalogsPerAccount} catalogs already`);
+    return created;
   }
 
   /**
@@ -111,7 +133,7 @@ export class CatalogService {
   private async linkCatalog(viewer: Viewer, catalogId: string, accountId: string | undefined): Promise<Catalog> {
     const catalog = (await this.requireCatalogs(viewer, [catalogId])).get(catalogId)!;
     if (viewer.isAdmin) {
-      await this.repo.linkCatalog(await this.access.resolveAccount(viewer, accountId), catalog.id);
+      linked(await this.repo.linkCatalog(await this.access.resolveAccount(viewer, accountId), catalog.id));
       return catalog;
     }
     const target = accountId ?? viewer.accountId;
@@ -129,8 +151,7 @@ export class CatalogService {
     }
     const through = throughTarget ?? holderOrg;
     if (throughTarget && holderOrg) throw forbidden('A catalog cannot be linked from one organization to another by a member: the organization itself or an admin may');
-    const linked = await this.repo.linkCatalog(target, catalog.id, through ? { organizationId: through, memberId: viewer.accountId } : undefined);
-    if (!linked) throw forbidden('Not a member of the organization any more');
+    linked(await this.repo.linkCatalog(target, catalog.id, through ? { organizationId: through, memberId: viewer.accountId } : undefined));
     return catalog;
   }
 
@@ -143,16 +164,24 @@ export class CatalogService {
   async addSongs(viewer: Viewer, input: AddSongsInput): Promise<Song[]> {
     await this.requireCatalogs(viewer, input.songs.map((s) => s.catalog_id));
     const items = input.songs.map((s) => ({ ...s, isrc: normalizeIsrc(s.isrc) }));
+    const { artistsPerSong, newArtistsPerWrite } = this.bounds;
 
-    // One entry per (catalog, ISRC): later items win for the fields they give; credits add up.
-    type Entry = { catalog_id: string; isrc: string; name: string | null; album: string | null; lyrics: string | null; artists: Map<string, string> };
+    // One entry per (catalog, ISRC): later items win for the fields they give; credits add up, each
+    // name once (the same ISRC 500 times credits its names once). `from`: the item that brought the name.
+    type Entry = { catalog_id: string; isrc: string; name: string | null; album: string | null; lyrics: string | null; artists: Map<string, string>; from: Map<string, number> };
     const entries = new Map<string, Entry>();
-    for (const item of items) {
-      const entry = entries.get(keyOf(item)) ?? { catalog_id: item.catalog_id, isrc: item.isrc, name: null, album: null, lyrics: null, artists: new Map() };
+    for (const [i, item] of items.entries()) {
+      const entry = entries.get(keyOf(item)) ?? { catalog_id: item.catalog_id, isrc: item.isrc, name: null, album: null, lyrics: null, artists: new Map(), from: new Map() };
       entry.name = item.name ?? entry.name;
       entry.album = item.album ?? entry.album;
       entry.lyrics = item.lyrics ?? entry.lyrics;
-      for (const name of item.artists ?? []) if (!entry.artists.has(name.toLowerCase())) entry.artists.set(name.toLowerCase(), name);
+      for (const name of item.artists ?? []) {
+        const key = name.toLowerCase();
+        if (entry.artists.has(key)) continue;
+        entry.artists.set(key, name);
+        entry.from.set(key, i);
+        if (entry.artists.size > artistsPerSong) throw tooMany(`songs[${i}].artists`, `would credit more than ${artistsPerSong} artists on ${item.isrc} in catalog ${item.catalog_id}`);
+      }
       entries.set(keyOf(item), entry);
     }
     const list = [...entries.values()];
@@ -164,12 +193,32 @@ export class CatalogService {
         const details = unnamed.map((i) => ({ field: `songs[${i}].name`, message: 'is required for a new ISRC' }));
         throw new AppError('BAD_USER_INPUT', `Invalid input: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, { details });
       }
+      // Names first: a write over its bounds is refused before it writes anything.
+      const names = new Map<string, { name: string; from: number }>();
+      for (const e of list) for (const [key, name] of e.artists) if (!names.has(key) || names.get(key)!.from > e.from.get(key)!) names.set(key, { name, from: e.from.get(key)! });
+      const artistIds = await this.reachableArtistsNamed(repo, viewer, [...names.keys()]);
+      const missing = [...names.entries()].filter(([key]) => !artistIds.has(key)).sort((a, b) => a[1].from - b[1].from);
+      if (missing.length > newArtistsPerWrite) {
+        throw tooMany(`songs[${missing[newArtistsPerWrite][1].from}].artists`, `would create more than ${newArtistsPerWrite} new artists in one write (${missing.length})`);
+      }
+      if (missing.length) {
+        const roster = await repo.lockRosterSize(viewer.accountId);
+        if (roster + missing.length > this.bounds.rosterArtists) {
+          throw tooMany(`songs[${missing[Math.max(0, this.bounds.rosterArtists - roster)][1].from}].artists`, `would put more than ${this.bounds.rosterArtists} artists on the roster`);
+        }
+        for (const row of await repo.createRosterArtists(viewer.accountId, missing.map(([, { name }]) => name))) artistIds.set(row.key, row.id);
+      }
+
       const upserted = await repo.upsertEntries(list);
       const entryIds = new Map(upserted.map((row) => [keyOf(row), row.id]));
-
-      const artistIds = await this.artistsByName(repo, viewer, list.flatMap((e) => [...e.artists.entries()]));
       const credits = list.flatMap((e) => [...e.artists.keys()].map((key) => ({ entryId: entryIds.get(keyOf(e))!, artistId: artistIds.get(key)! })));
-      if (credits.length) await repo.creditArtists(credits);
+      if (credits.length) {
+        await repo.creditArtists(credits);
+        // With the credits an entry had already: the entries' rows are locked by the upsert, so this count is final.
+        const over = await repo.entriesCreditedOver([...new Set(credits.map((c) => c.entryId))], artistsPerSong);
+        const entry = list.find((e) => over.has(entryIds.get(keyOf(e))!));
+        if (entry) throw tooMany(`songs[${Math.max(...entry.from.values())}].artists`, `would credit more than ${artistsPerSong} artists on ${entry.isrc} in catalog ${entry.catalog_id}`);
+      }
       await repo.touchCatalogs([...new Set(list.map((e) => e.catalog_id))]);
       return list.map((e) => entryIds.get(keyOf(e))!);
     });
@@ -178,21 +227,13 @@ export class CatalogService {
     return this.withCredits(ids.map((id) => byId.get(id)!));
   }
 
-  /**
-   * Artist account ids by lower-cased name: the oldest artist of that name the caller reaches,
-   * else a new artist account on the caller's roster (another tenant's artist is never credited).
-   */
-  private async artistsByName(repo: CatalogSongWrites, viewer: Viewer, names: [string, string][]): Promise<Map<string, string>> {
-    const wanted = new Map(names);
+  /** Artist account ids by lower-cased name: the oldest artist of that name the caller reaches (another tenant's artist is never credited). */
+  private async reachableArtistsNamed(repo: CatalogSongWrites, viewer: Viewer, keys: string[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
-    if (!wanted.size) return ids;
-    const rows = await repo.artistsNamed([...wanted.keys()]);
+    if (!keys.length) return ids;
+    const rows = await repo.artistsNamed(keys);
     const reachable = await this.access.reachableAmong(viewer, rows.map((r) => r.id));
     for (const row of rows) if (reachable.has(row.id) && !ids.has(row.key)) ids.set(row.key, row.id);
-    const missing = [...wanted.entries()].filter(([key]) => !ids.has(key));
-    if (missing.length) {
-      for (const row of await repo.createRosterArtists(viewer.accountId, missing.map(([, name]) => name))) ids.set(row.key, row.id);
-    }
     return ids;
   }
 
@@ -257,17 +298,17 @@ export class CatalogService {
   }
 
   /** Song.catalogs: only the catalogs the caller reaches. */
-  async songCatalogs(viewer: Viewer, song: Song): Promise<Catalog[]> {
-    return byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc }));
+  async songCatalogs(viewer: Viewer, song: Song, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
+    return byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc })).slice(0, limit);
   }
 
   /**
    * Artist.catalogs: catalogs linked to the artist or holding its songs, those the caller reaches;
    * empty for an artist the caller cannot reach.
    */
-  async artistCatalogs(viewer: Viewer, artist: Artist): Promise<Catalog[]> {
+  async artistCatalogs(viewer: Viewer, artist: Artist, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
     if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return [];
-    return byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id }));
+    return byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id })).slice(0, limit);
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */

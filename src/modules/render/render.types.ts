@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Extensions, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { describe } from '../../common/validation';
 import { Pagination, PageOf } from '../../graphql/common.types';
 import { cancelRunInput, renderVideoInput, runsInput } from './render.inputs';
@@ -107,6 +108,7 @@ export class CompositionType {
  */
 @ObjectType('RenderRunPage', { description: "Render runs, newest first: a page of the account's runs, or the one run asked for by runId" })
 export class RenderRunPage implements Omit<PageOf<RenderRunType>, 'pagination'> {
+  @Extensions(maxItems(LIST_BOUNDS.pageItems))
   @Field(() => [RenderRunType], { description: 'The items of this page, in the list order' })
   items!: RenderRunType[];
 

@@ -17,13 +17,13 @@ const SEARCHABLE = sandboxData().artists[150];
 const NOBODY = 'Nobody Heard Of';
 
 const COMPOSED = `query Composed($source: String!) {
-  artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source data } } } } } }
+  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source data } } } } } }
 }`;
 /** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
 const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link { research_id match }
   research { id profile { name sp_monthly_listeners sp_followers ins_followers tiktok_followers data_source }
     tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", with_playlists: true) { stats { source data } } }
-    playlists { name isrc curator { name followers } } } } }`;
+    playlists(limit: 5) { name isrc curator { name followers } } } } }`;
 /** A generated sandbox artist with a track the owner's catalog holds, and tracks it does not. */
 const TRACK_ARTIST = sandboxData().artists.find((a) => a.id === sandboxData().tracks[7].artistIds[0])!;
 

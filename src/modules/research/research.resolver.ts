@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
 import { requireViewer } from '../../auth/access';
 import { describe, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
@@ -37,6 +38,8 @@ import {
 
 const Str = () => String;
 const opt = { nullable: true } as const;
+/** Items a provider list answers without a `limit` (each research list's default, research.inputs.ts): what the cost model weighs it as. */
+const RESEARCH_DEFAULT_ITEMS = 20;
 
 /** What to report of a song's statistics (Song.stats): Query.trackStats takes the same options in its input. */
 @ArgsType()
@@ -63,6 +66,7 @@ export class ResearchResolver {
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [DiscoveredArtist], { description: 'Artists filtered by country, genre and monthly listeners' })
   discover(@Ctx() ctx: Context, @Arg('input', () => DiscoverQueryInput, { nullable: true }) input?: DiscoverQueryInput | null): Promise<DiscoveredArtist[]> {
     return researchService(ctx).discover(requireViewer(ctx.viewer), validate(discoverInput, withoutNulls({ ...input })));
@@ -98,6 +102,7 @@ export class ResearchResolver {
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [ResearchTrack], { description: "An artist's tracks" })
   researchTracks(@Ctx() ctx: Context, @Arg('input', () => ResearchTracksQueryInput) input: ResearchTracksQueryInput): Promise<ResearchTrack[]> {
     return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ ...input })));
@@ -105,6 +110,7 @@ export class ResearchResolver {
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [ResearchPlaylist], { description: "An artist's playlist placements" })
   researchPlaylists(@Ctx() ctx: Context, @Arg('input', () => ResearchPlaylistsQueryInput) input: ResearchPlaylistsQueryInput): Promise<ResearchPlaylist[]> {
     return researchService(ctx).artistPlaylists(requireViewer(ctx.viewer), validate(artistPlaylistsInput, withoutNulls({ ...input })));
@@ -133,12 +139,14 @@ export class ResearchArtistResolver {
   }
 
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @FieldResolver(() => [ResearchTrack])
   tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
     return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ artist: artist.id, limit, offset })));
   }
 
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @FieldResolver(() => [ResearchPlaylist])
   playlists(
     @Root() artist: ResearchArtist,

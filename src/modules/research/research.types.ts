@@ -1,5 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
+import { PLATFORMS } from '../../providers/platforms';
 import { describe } from '../../common/validation';
 import { artistPlaylistsInput, artistTracksInput, discoverInput, platformSearchInput, researchSearchInput, trackStatsInput } from './research.inputs';
 
@@ -107,6 +109,8 @@ export class TrackStats {
   @Field(() => String, { nullable: true })
   message?: string | null;
 
+  // One per requested source, each a known platform (research.inputs.ts sourceList).
+  @Extensions(maxItems(PLATFORMS.length))
   @Field(() => [TrackStatsRecord], { description: 'One entry per requested source the provider has' })
   stats!: TrackStatsRecord[];
 
@@ -329,6 +333,8 @@ export class PlatformArtistsPage {
   @Field()
   href!: string;
 
+  // Sized by platformASearch's `limit` (its envelope); 20 without one.
+  @Extensions(maxItems(20))
   @Field(() => [PlatformArtist])
   items!: PlatformArtist[];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { uuid } from '../../common/validation';
+import { LIST_BOUNDS } from '../../common/bounds';
+import { limitArg, uuid } from '../../common/validation';
 
 export const SESSION_TITLE_MAX = 200;
 export const CHAT_TITLE_MAX = 200;
@@ -21,6 +22,13 @@ export const createSessionInput = z.object({ title: title(SESSION_TITLE_MAX).des
 
 /** GET /api/sessions/{sessionId}/chats */
 export const sessionChatsInput = z.object({ sessionId });
+
+/** Sessions one read answers without a `limit` (an account holds at most LIST_BOUNDS.sessionsPerAccount). */
+export const SESSIONS_PAGE_DEFAULT = 100;
+export const sessionsInput = z.object({
+  limit: limitArg(LIST_BOUNDS.sessionsPerAccount, SESSIONS_PAGE_DEFAULT).describe(`Sessions to answer, 1 to ${LIST_BOUNDS.sessionsPerAccount}, default ${SESSIONS_PAGE_DEFAULT}`),
+  offset: z.number().int().min(0, { message: 'must be at least 0' }).max(LIST_BOUNDS.sessionsPerAccount, { message: `must be at most ${LIST_BOUNDS.sessionsPerAccount}` }).default(0).describe('Sessions to skip, newest first; default 0'),
+});
 
 /** POST /api/sessions/{sessionId}/chats */
 export const createChatInput = z.object({
@@ -56,6 +64,7 @@ export const addMessageInput = z.object({
 
 export type CreateSessionInput = z.output<typeof createSessionInput>;
 export type SessionChatsInput = z.output<typeof sessionChatsInput>;
+export type SessionsInput = z.output<typeof sessionsInput>;
 export type CreateChatInput = z.output<typeof createChatInput>;
 export type ChatRefInput = z.output<typeof chatRefInput>;
 export type AddMessageInput = z.output<typeof addMessageInput>;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import { LIST_BOUNDS } from '../../common/bounds';
 import { Chat } from './session.entity';
 
 export type SessionLoaders = ReturnType<typeof createSessionLoaders>;
@@ -15,7 +16,8 @@ export function createSessionLoaders(em: EntityManager) {
       const chats = await em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
       const bySession = new Map<string, Chat[]>(sessionIds.map((id) => [id, []]));
       for (const chat of chats) bySession.get(chat.session.id)?.push(chat);
-      return sessionIds.map((id) => bySession.get(id)!);
+      // A session holds at most LIST_BOUNDS.chatsPerSession chats (createChat refuses more).
+      return sessionIds.map((id) => bySession.get(id)!.slice(0, LIST_BOUNDS.chatsPerSession));
     }),
   };
 }

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LIST_BOUNDS } from '../../common/bounds';
 import { Account } from '../account';
 import { Chat, ChatMessage, MessageRole, Session } from './session.entity';
 
@@ -15,13 +16,26 @@ export class SessionRepository {
     return this.em.transactional((tx) => work(new SessionRepository(tx as EntityManager)));
   }
 
-  createSession(accountId: string, title: string): Promise<Session> {
-    return this.transaction(async (repo) => repo.em.create(Session, { account: repo.em.getReference(Account, accountId), title }));
+  /** A new session; null (nothing written) when the account holds LIST_BOUNDS.sessionsPerAccount already. */
+  createSession(accountId: string, title: string): Promise<Session | null> {
+    return this.transaction(async (repo) => {
+      // The account row is locked, so concurrent creations count each other (counted after the lock, in a statement of its own).
+      await repo.em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
+      const [held] = await repo.em.execute<{ n: number }[]>(`select count(*)::int as n from sessions where account_id = ?`, [accountId]);
+      if ((held?.n ?? 0) >= LIST_BOUNDS.sessionsPerAccount) return null;
+      return repo.em.create(Session, { account: repo.em.getReference(Account, accountId), title });
+    });
   }
 
-  /** The account's sessions, newest first. */
-  sessionsOf(accountId: string): Promise<Session[]> {
-    return this.em.find(Session, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+  /** The account's sessions, newest first: `limit` of them from `offset` (an account holds at most LIST_BOUNDS.sessionsPerAccount). */
+  sessionsOf(accountId: string, page: { offset: number; limit: number } = { offset: 0, limit: LIST_BOUNDS.sessionsPerAccount }): Promise<Session[]> {
+    return this.em.find(Session, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  }
+
+  /** The session's chats, counted with the session locked until the transaction ends (concurrent chat creations wait). */
+  async lockedChatCount(session: Session): Promise<number> {
+    await this.em.lock(session, LockMode.PESSIMISTIC_WRITE);
+    return this.em.count(Chat, { session: session.id });
   }
 
   /** The session when `accountId` owns it; null when it does not exist or is another account's. */
@@ -34,9 +48,9 @@ export class SessionRepository {
     return this.em.findOne(Chat, { id: chatId, session: { id: sessionId, account: accountId } }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
-  /** Every chat of the session, oldest first. */
+  /** Every chat of the session, oldest first (a session holds at most LIST_BOUNDS.chatsPerSession). */
   chatsOf(sessionId: string): Promise<Chat[]> {
-    return this.em.find(Chat, { session: sessionId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return this.em.find(Chat, { session: sessionId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: LIST_BOUNDS.chatsPerSession });
   }
 
   createChat(session: Session, title: string, modelId: string | null): Chat {

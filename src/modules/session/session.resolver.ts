@@ -1,8 +1,9 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { describe, validate, withoutNulls } from '../../common/validation';
-import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput } from './session.inputs';
+import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput, SESSIONS_PAGE_DEFAULT, sessionsInput } from './session.inputs';
 import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
 import {
@@ -20,9 +21,14 @@ const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.
 @Resolver()
 export class SessionResolver {
   @Authorized()
-  @Query(() => [SessionType], { description: "The caller's sessions, newest first" })
-  sessions(@Ctx() ctx: Context): Promise<SessionType[]> {
-    return sessions(ctx).list(requireViewer(ctx.viewer));
+  @Extensions(maxItems(SESSIONS_PAGE_DEFAULT))
+  @Query(() => [SessionType], { description: `The caller's sessions, newest first: \`limit\` of them from \`offset\` (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})` })
+  sessions(
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, defaultValue: SESSIONS_PAGE_DEFAULT, description: describe(sessionsInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(sessionsInput, 'offset') }) offset?: number | null,
+  ): Promise<SessionType[]> {
+    return sessions(ctx).list(requireViewer(ctx.viewer), validate(sessionsInput, withoutNulls({ limit, offset })));
   }
 
   @Authorized()
@@ -65,7 +71,8 @@ export class SessionResolver {
 
 @Resolver(() => SessionType)
 export class SessionGraphResolver {
-  @FieldResolver(() => [SessionChat], { description: 'Every chat of the session, by createdAt ascending' })
+  @Extensions(maxItems(LIST_BOUNDS.chatsPerSession))
+  @FieldResolver(() => [SessionChat], { description: `Every chat of the session, by createdAt ascending (a session holds at most ${LIST_BOUNDS.chatsPerSession})` })
   chats(@Root() session: SessionType, @Ctx() ctx: Context): Promise<SessionChat[]> {
     return sessions(ctx).chatsOf(session);
   }

@@ -1,7 +1,8 @@
 import type { Viewer } from '../../auth/viewer';
-import { notFound } from '../../common/errors';
+import { LIST_BOUNDS } from '../../common/bounds';
+import { invalidInput, notFound } from '../../common/errors';
 import { Chat, MessageRole, Session } from './session.entity';
-import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput } from './session.inputs';
+import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput, SessionsInput } from './session.inputs';
 import type { SessionLoaders } from './session.loaders';
 import type { SessionRepository } from './session.repository';
 import { ChatMessageAdded, ChatMessageRole, SessionChat, SessionType } from './session.types';
@@ -38,12 +39,14 @@ export class SessionService {
   ) {}
 
   async create(viewer: Viewer, input: CreateSessionInput): Promise<SessionType> {
-    return toSession(await this.repo.createSession(viewer.accountId, input.title));
+    const session = await this.repo.createSession(viewer.accountId, input.title);
+    if (!session) throw invalidInput([{ field: 'title', message: `the account holds ${LIST_BOUNDS.sessionsPerAccount} sessions already` }]);
+    return toSession(session);
   }
 
   /** The caller's sessions, newest first. */
-  async list(viewer: Viewer): Promise<SessionType[]> {
-    return (await this.repo.sessionsOf(viewer.accountId)).map(toSession);
+  async list(viewer: Viewer, page: SessionsInput): Promise<SessionType[]> {
+    return (await this.repo.sessionsOf(viewer.accountId, page)).map(toSession);
   }
 
   /** One of the caller's sessions with every chat of it, by createdAt ascending. */
@@ -67,6 +70,9 @@ export class SessionService {
   async createChat(viewer: Viewer, input: CreateChatInput): Promise<SessionChat> {
     const chat = await this.repo.transaction(async (repo) => {
       const session = await this.ownedSession(repo, viewer, input.sessionId);
+      if ((await repo.lockedChatCount(session)) >= LIST_BOUNDS.chatsPerSession) {
+        throw invalidInput([{ field: 'sessionId', message: `the session holds ${LIST_BOUNDS.chatsPerSession} chats already` }]);
+      }
       return repo.createChat(session, input.title, input.modelId ?? null);
     });
     return toChat(chat, input.sessionId);
