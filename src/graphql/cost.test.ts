@@ -101,10 +101,12 @@ describe('operationCost', () => {
       }
     }
     // Left as they are (README, Bounds on growth): membership lists (the members area caps invitations), provider-shaped lists
-    // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal.
+    // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal or what a removal ended.
     expect(unbounded.sort()).toEqual([
       'AccountProfile.invitations', 'AccountProfile.organizations',
+      'MembershipRevocation.catalog_links',
       'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
+      'OrganizationDeletion.catalog_links',
       'OrganizationMembership.invitations', 'OrganizationMembership.members',
       'PlatformArtist.images',
       'Query.compositions', 'Query.organizations', 'Query.researchGenres',
@@ -121,11 +123,12 @@ describe('operationCost', () => {
     const inline = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
     const spread = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
     expect(spread).toEqual(inline);
-    expect(inline.cost).toBe(7);
-    // The same fragment in a second envelope of 300 and in a list of 5 catalogs: 1 + (600 + 1 800 + 5 × (1 + 5 + 25)) / 100.
+    // 100 songs, each with up to 50 credited artists (Song.artists' declared bound): 1 + (100 × 51) / 100.
+    expect(inline.cost).toBe(1 + Math.floor((100 * 51) / 100));
+    // The same fragment in a second envelope of 300: 2 + (100 × 51 + 300 × 51) / 100.
     expect(
       cost('{ a: catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalog_id: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
-    ).toBe(2 + Math.floor((600 + 1_800) / 100));
+    ).toBe(2 + Math.floor((100 * 51 + 300 * 51) / 100));
     expect(cost('{ artists { catalogs { ...C } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
       cost('{ artists { catalogs { songs { items { isrc } } } } }').cost,
     );
