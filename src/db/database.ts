@@ -55,7 +55,7 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
       await ready.close(true);
       orm = undefined;
     }
-    orm = await initOrm({ ...settings, statementTimeoutMs: config.database.statementTimeoutMs });
+    orm = await initOrm({ ...settings, statementTimeoutMs: startupStatementTimeout(config, url, listenUrl, logger) });
   } catch (error) {
     await orm?.close();
     await embedded?.stop();
@@ -76,3 +76,20 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
 
 /** Key of the session advisory lock that start-up holds while it migrates and seeds. */
 export const STARTUP_LOCK = 'mas:startup-migrations';
+
+/**
+ * The statement_timeout the ORM pool sends when it connects (a startup parameter). A DATABASE_URL
+ * that is not DATABASE_LISTEN_URL goes through a transaction pooler (README, Running at scale), and
+ * PgBouncer refuses a connection that sends statement_timeout (before 1.20; later ones only with
+ * `track_extra_parameters`): there the timeout is the database role's (`ALTER ROLE … SET
+ * statement_timeout`), which every server connection PgBouncer opens takes, and none is sent.
+ */
+function startupStatementTimeout(config: Config, url: string, listenUrl: string, logger: Logger): number {
+  const timeout = config.database.statementTimeoutMs;
+  if (timeout <= 0 || listenUrl === url) return timeout;
+  logger.warn(
+    { statementTimeoutMs: timeout },
+    'DATABASE_URL goes through a pooler (DATABASE_LISTEN_URL differs): DATABASE_STATEMENT_TIMEOUT_MS is not sent when connecting; set it on the role PgBouncer connects as (ALTER ROLE … SET statement_timeout)',
+  );
+  return 0;
+}
