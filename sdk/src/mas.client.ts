@@ -190,7 +190,15 @@ export class MasClient {
   private wsClient(): WsClient {
     if (!this.ws) {
       const url = `${this.base.replace(/^http/, 'ws')}/graphql`;
-      this.ws = createClient({ url, webSocketImpl: WebSocket, connectionParams: this.credentials(), lazy: true, retryAttempts: 3 });
+      this.ws = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        connectionParams: this.credentials(),
+        lazy: true,
+        retryAttempts: 3,
+        // A refusal the service meant (credentials, the connection cap) is final: reconnecting gets the same answer.
+        shouldRetry: (event) => !(typeof (event as { code?: unknown })?.code === 'number' && REFUSED_CLOSE_CODES.has((event as { code: number }).code)),
+      });
     }
     return this.ws;
   }
@@ -245,6 +253,12 @@ function retryAfterMs(value: string | null): number {
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : 1000;
 }
 
+/**
+ * Close codes by which the service refuses a connection: 4401/4403 (credentials), 4029 (too many
+ * connections or refused operations for the account, the service's code) and graphql-ws's 4429.
+ */
+const REFUSED_CLOSE_CODES = new Set([4401, 4403, 4029, 4429]);
+
 /** graphql-ws rejects with an array of GraphQL errors, or a CloseEvent, or an Error. */
 function wsError(error: unknown): MasError {
   if (Array.isArray(error) && error[0]) {
@@ -253,7 +267,7 @@ function wsError(error: unknown): MasError {
   }
   const close = error as { code?: number; reason?: string; message?: string };
   if (typeof close.code === 'number') {
-    const code = close.code === 4401 || close.code === 4403 ? 'UNAUTHENTICATED' : close.code === 4429 ? 'RATE_LIMITED' : 'NETWORK_ERROR';
+    const code = close.code === 4401 || close.code === 4403 ? 'UNAUTHENTICATED' : close.code === 4029 || close.code === 4429 ? 'RATE_LIMITED' : 'NETWORK_ERROR';
     return new MasError(code, `websocket closed (${close.code}${close.reason ? `: ${close.reason}` : ''})`, { status: code === 'NETWORK_ERROR' ? 0 : undefined });
   }
   return new MasError('NETWORK_ERROR', close.message ?? 'websocket failed', { status: 0, cause: error });

@@ -96,6 +96,22 @@ describe('SDK against the running service (real PostgreSQL)', () => {
     expect(refused.code).toBe('NOT_FOUND');
   });
 
+  it('watching past the connection cap is RATE_LIMITED at once, not retried into a NETWORK_ERROR', async () => {
+    const started = await client({ apiKey: as.sam['x-api-key'] }).render({ compositionId: 'title-card', inputProps: { title: 'cap' }, width: 8, height: 8, durationInFrames: 1 });
+    // No worker runs in this test: the run stays QUEUED and each watcher keeps its connection open.
+    const watchers = Array.from({ length: t.config.requestLimits.wsMaxConnectionsPerAccount }, () => client({ apiKey: as.sam['x-api-key'] }).watchRun(started.id));
+    try {
+      for (const watcher of watchers) expect((await watcher.next()).value).toMatchObject({ id: started.id, status: 'QUEUED' });
+      const refused = await caught((async () => {
+        for await (const _ of client({ apiKey: as.sam['x-api-key'] }).watchRun(started.id)) void _;
+      })());
+      expect(refused.code).toBe('RATE_LIMITED');
+      expect(refused.message).toContain('4029');
+    } finally {
+      for (const watcher of watchers) await watcher.return(undefined);
+    }
+  });
+
   it('downloads from another origin without sending its credentials there, and refuses a non-http URL', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const other = createServer((req, res) => {
