@@ -21,27 +21,17 @@ interface PgConnection {
 export async function tracked<T>(connection: PgConnection, statement: () => Promise<T>, sql = ''): Promise<T> {
   const scope = scopes.getStore();
   const pid = connection.processID;
-  if (!scope || typeof pid !== 'number') return statement().catch(withExtensions);
+  if (!scope || typeof pid !== 'number') return statement();
   // A ROLLBACK still runs: a transaction cut short must not go back to the pool open (nothing half-written stays).
   if (scope.gone && !ROLLBACK.test(sql)) throw new AppError('PROVIDER_UNAVAILABLE', 'The client went away before its answer');
   scope.running.set(pid, (scope.running.get(pid) ?? 0) + 1);
   try {
-    return await statement().catch(withExtensions);
+    return await statement();
   } finally {
     const left = (scope.running.get(pid) ?? 1) - 1;
     if (left > 0) scope.running.set(pid, left);
     else scope.running.delete(pid);
   }
-}
-
-/**
- * A driver error gets an (empty) `extensions`: graphql-jit copies an error's extensions as they are
- * (graphql-js makes `{}` of none), and Apollo cannot format a GraphQL error without them, so a
- * statement timeout in a compiled operation would lose its code (PROVIDER_TIMEOUT) to a masked 500.
- */
-function withExtensions(error: unknown): never {
-  if (error && typeof error === 'object' && !('extensions' in error)) Object.assign(error, { extensions: {} });
-  throw error;
 }
 
 const ROLLBACK = /^\s*rollback\b/i;
