@@ -25,6 +25,13 @@ export interface RateDecision {
   used: number;
   /** Seconds until the subject's window starts afresh. */
   resetS: number;
+  /** The subject's window the charge was taken from (its start, µs since the epoch): a refund goes back to this window only. */
+  window?: string;
+}
+
+/** Points to give back to one budget of one subject, in the window they were taken from (a decision's `window`). */
+export interface Refund extends Charge {
+  window: string;
 }
 
 const WINDOW_S = 60;
@@ -47,6 +54,8 @@ interface Lease {
   allowance: number;
   /** When the window ends (ms since the epoch, by this instance's clock). */
   endsAt: number;
+  /** The window's start as PostgreSQL holds it (µs since the epoch): which window a refund may go back to. */
+  window: string;
 }
 
 /**
@@ -114,7 +123,7 @@ export class RateLimiter {
         const allowed = lease.allowance >= charge.points;
         if (allowed) lease.allowance -= charge.points;
         lease.used += charge.points;
-        decisions.set(key, this.decision(charge.budget, allowed, limit, lease.used, (lease.endsAt - now) / 1000));
+        decisions.set(key, { ...this.decision(charge.budget, allowed, limit, lease.used, (lease.endsAt - now) / 1000), window: lease.window });
         continue;
       }
       // What is left of a lease goes first; the rest, and the next lease, are reserved now.
@@ -131,14 +140,15 @@ export class RateLimiter {
     const flight = new Promise<void>((resolve) => (done = resolve));
     if (leasing) for (const r of toReserve) this.reserving.set(r.key, flight);
     try {
-      const rows = await hotQuery<{ key: string; points: number; reset_s: number }>(
+      const rows = await hotQuery<{ key: string; points: number; reset_s: number; window_us: string }>(
         this.orm.em,
         `insert into rate_limit_counters as c (key, window_start, points)
          values ${toReserve.map(() => '(?, now(), ?)').join(', ')}
          on conflict (key) do update set
            points = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.points + excluded.points else excluded.points end,
            window_start = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.window_start else now() end
-         returning key, points, extract(epoch from window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s`,
+         returning key, points, extract(epoch from window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s,
+           (extract(epoch from window_start) * 1000000)::bigint::text as window_us`,
         toReserve.flatMap((r) => [r.key, r.reserve]),
       );
       const byKey = new Map(rows.map((r) => [r.key, r]));
@@ -151,15 +161,72 @@ export class RateLimiter {
         // Of the points reserved ahead, those under the limit are this instance's to hand out.
         const allowance = allowed ? Math.min(r.reserve - r.need, r.limit - used) : 0;
         // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
-        if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000 });
+        if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000, window: row.window_us });
         // (Points carried from the lease were reserved earlier: `before` holds them already.)
-        decisions.set(r.key, this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s));
+        decisions.set(r.key, { ...this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s), window: row.window_us });
       }
     } finally {
       for (const r of toReserve) if (this.reserving.get(r.key) === flight) this.reserving.delete(r.key);
       done();
     }
     return entries.map(([key]) => decisions.get(key)!);
+  }
+
+  /**
+   * Gives back points a charge took and the operation did not use (a GraphQL operation charged its
+   * estimate's upper bound and settled on what it read), to the window they were taken from: into
+   * this instance's lease when it holds that window (no statement: the points stay reserved in
+   * PostgreSQL and are handed out again from here), else by one statement that lowers the row only
+   * while it still holds that window (a window that has ended gives nothing back). Either way the
+   * points were counted under the limit, so giving them back can never let more than the limit
+   * through. Answers the decision after the refund for each budget, in the order given (none for a
+   * window that has ended).
+   */
+  async refund(refunds: Refund[]): Promise<RateDecision[]> {
+    const merged = new Map<string, Refund>();
+    for (const r of refunds) {
+      if (!(r.points > 0)) continue;
+      const key = `${r.budget}:${r.subject}`;
+      const prior = merged.get(key);
+      // Refunds of one key from two windows cannot both apply: the later window's wins.
+      merged.set(key, prior && prior.window === r.window ? { ...r, points: prior.points + r.points } : r);
+    }
+    if (!merged.size) return [];
+    // A reservation on its way replaces the lease when it lands: give back into the lease it brings.
+    for (;;) {
+      const waits = [...merged.keys()].filter((key) => this.reserving.has(key)).map((key) => this.reserving.get(key)!);
+      if (!waits.length) break;
+      await Promise.all(waits);
+    }
+    const now = Date.now();
+    const decisions: RateDecision[] = [];
+    const toStatement: { key: string; refund: Refund }[] = [];
+    for (const [key, refund] of merged) {
+      const lease = this.limits.leaseMax > 0 ? this.leaseOf(key, now) : undefined;
+      if (lease && lease.window === refund.window) {
+        const points = Math.min(refund.points, lease.used);
+        lease.used -= points;
+        lease.allowance += points;
+        decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget), lease.used, (lease.endsAt - now) / 1000), window: lease.window });
+      } else {
+        toStatement.push({ key, refund });
+      }
+    }
+    if (!toStatement.length) return decisions;
+    const rows = await hotQuery<{ key: string; points: number; reset_s: number; window_us: string }>(
+      this.orm.em,
+      `update rate_limit_counters as c set points = greatest(0, c.points - r.points)
+       from (values ${toStatement.map(() => '(?::text, ?::int, ?::bigint)').join(', ')}) as r(key, points, window_us)
+       where c.key = r.key and (extract(epoch from c.window_start) * 1000000)::bigint = r.window_us
+         and c.window_start > now() - interval '${WINDOW_S} seconds'
+       returning c.key, c.points, extract(epoch from c.window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s, r.window_us::text as window_us`,
+      toStatement.flatMap(({ key, refund }) => [key, refund.points, refund.window]),
+    );
+    for (const row of rows) {
+      const { refund } = toStatement.find((s) => s.key === row.key)!;
+      decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget), row.points, row.reset_s), window: row.window_us });
+    }
+    return decisions;
   }
 
   /** Drops windows that have ended; every instance runs it once a minute. Returns the rows removed. */

@@ -24,6 +24,8 @@ export interface Context {
   clientIp?: string;
   /** A subscription's viewer as it is now (graphql-ws): standing requests re-check reach and credentials with it. */
   standing?: StandingViewer;
+  /** Upstream provider calls this request made outside a batch (the research service counts them): what its charge settles on. */
+  providerCalls: { made: number };
 }
 
 export interface ContextInput {
@@ -51,6 +53,7 @@ export async function createContext(deps: AppDeps, input: ContextInput): Promise
     log,
     routerSecret: input.routerSecret,
     clientIp: input.clientIp,
+    providerCalls: { made: 0 },
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   DocumentNode,
+  FieldNode,
   FragmentDefinitionNode,
   getArgumentValues,
   getNamedType,
@@ -225,6 +226,106 @@ export function operationCost(
   const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + total.nestedCalls * PROVIDER_WEIGHT + batchPoints;
   return { cost: Math.max(1, cost), providerCalls: total.providerCalls };
 }
+
+/**
+ * The weight of an operation from its answer (after it ran), by the same model as `operationCost`
+ * but with what was actually read: each list counts the items it answered, each object present
+ * counts, a batched provider field counts 10 per selection that answered any parent plus 1 per 10
+ * parents it answered, and provider calls count `PROVIDER_WEIGHT` per upstream call actually made
+ * (`providerCallsMade`, counted by the research service; answers served from storage cost none).
+ * Root fields cost 1 each as written, provider-backed ones too. Absent keys (a field skipped by
+ * `@skip`/`@include`, a fragment on another type) cost nothing, and a null (an error) nothing below it.
+ *
+ * Walks the answer with the document: each fragment once per answer object it is spread on, so the
+ * work is linear in the answer (itself bounded by GRAPHQL_MAX_RESPONSE_BYTES) times the selections.
+ * For an answer within the bounds the estimate counts (a list no longer than its `limit` or declared
+ * bound), the result is at most `operationCost(...).cost` for the same document; the charge settles
+ * on the smaller of the two anyway (`settledCost`).
+ */
+export function answerCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  data: unknown,
+  providerFields: ProviderFields,
+  providerCallsMade: number,
+  stats?: WalkStats,
+): number {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root || !isRecord(data)) return 1;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  // A fragment's tally per answer object it was spread on.
+  const memo = new Map<string, WeakMap<object, Tally>>();
+  const inProgress = new Set<string>();
+  // Selections of a batched provider field that answered at least one parent: a batch each.
+  const batches = new Set<FieldNode>();
+
+  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, value: Record<string, unknown>, isRoot: boolean): Tally => {
+    const tally = emptyTally();
+    for (const selection of set.selections) {
+      if (stats) stats.visited += 1;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        if (type && isCompositeType(type)) addTally(tally, walk(selection.selectionSet, type, value, isRoot), 1);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const name = selection.name.value;
+        let perObject = memo.get(name);
+        if (!perObject) memo.set(name, (perObject = new WeakMap()));
+        let fragmentTally = perObject.get(value);
+        if (!fragmentTally) {
+          const fragment = fragments.get(name);
+          const type = fragment && schema.getType(fragment.typeCondition.name.value);
+          if (!fragment || !type || !isCompositeType(type) || inProgress.has(name)) continue;
+          inProgress.add(name);
+          fragmentTally = walk(fragment.selectionSet, type, value, isRoot);
+          inProgress.delete(name);
+          perObject.set(value, fragmentTally);
+        }
+        addTally(tally, fragmentTally, 1);
+        continue;
+      }
+      const key = selection.alias?.value ?? selection.name.value;
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const field = fieldOf(schema, parent, selection.name.value, isRoot);
+      if (!field) continue;
+      if (providerFields.batches.has(`${parent.name}.${field.name}`)) {
+        batches.add(selection);
+        tally.batchItems += 1;
+      } else if (isRoot) {
+        tally.rootPoints += 1;
+      }
+      const named = getNamedType(field.type);
+      if (!isCompositeType(named) || !selection.selectionSet) continue;
+      const below = selection.selectionSet;
+      const visit = (item: unknown): void => {
+        if (Array.isArray(item)) {
+          for (const each of item) visit(each);
+          return;
+        }
+        if (!isRecord(item)) return;
+        if (!isRoot) tally.objects += 1;
+        addTally(tally, walk(below, named, item, false), 1);
+      };
+      visit(value[key]);
+    }
+    return tally;
+  };
+  const total = walk(operation.selectionSet, root, data, true);
+  const batchPoints = batches.size * PROVIDER_WEIGHT + Math.ceil(total.batchItems / BATCH_ITEMS_PER_POINT);
+  const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + Math.max(0, providerCallsMade) * PROVIDER_WEIGHT + batchPoints;
+  return Math.max(1, cost);
+}
+
+/** What an operation that ran is charged in the end: its weight from the answer, never more than what it was charged up front. */
+export function settledCost(requested: number, actual: number): number {
+  return Math.max(0, Math.min(requested, actual));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The field a selection names, `__schema`/`__type` at the root included (`__typename` is free). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

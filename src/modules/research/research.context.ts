@@ -12,6 +12,7 @@ export const researchService = (ctx: Context) =>
     rateLimiter: ctx.deps.rateLimiter,
     log: ctx.log,
     clientIp: ctx.clientIp,
+    calls: ctx.providerCalls,
   });
 
 /** The artist research links of a request, with the artist access rules and the research search they follow. */

@@ -76,6 +76,11 @@ export interface ResearchCollaborators {
   log: Pick<Logger, 'warn'>;
   /** The caller's address, naming the budget's subject as everywhere else. */
   clientIp?: string;
+  /**
+   * Counts the upstream calls made outside a batch (stored answers make none): a GraphQL operation
+   * charged for its provider-backed fields up front settles on this count (src/graphql/rate-limit.plugin.ts).
+   */
+  calls?: { made: number };
 }
 
 /** How a track stats request reaches the provider and storage: directly, or through a batch. */
@@ -189,6 +194,7 @@ export class ResearchService {
       throw this.unconfigured(gate);
     }
     try {
+      if (this.collab.calls) this.collab.calls.made += 1;
       const payload = await fetch();
       const capturedAt = await this.save([{ kind, key, source: gate.source, payload }]);
       return { payload, capturedAt, fromStore: false };
@@ -202,7 +208,11 @@ export class ResearchService {
   }
 
   async trackStats(_viewer: Viewer, input: TrackStatsInput): Promise<TrackStats> {
-    return this.trackStatsOf(input, { now: Date.now(), call: (fetch) => fetch(), store: (rows) => this.save(rows) });
+    const call = <T>(fetch: () => Promise<T>): Promise<T> => {
+      if (this.collab.calls) this.collab.calls.made += 1;
+      return fetch();
+    };
+    return this.trackStatsOf(input, { now: Date.now(), call, store: (rows) => this.save(rows) });
   }
 
   /**
