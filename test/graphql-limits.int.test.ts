@@ -8,6 +8,9 @@ import { createAccount } from './factories';
 import { as } from './demo';
 import { doublingFragments } from './support/documents';
 
+/** Every GraphQL answer over HTTP carries its cost (test/cost.int.test.ts tests what it says). */
+const COST = { cost: expect.objectContaining({ actualQueryCost: expect.any(Number) }) };
+
 /** k aliases of `types`, each with k aliases of `fields` with their arguments and types: an answer growing as k^2 from a document growing as k. */
 const aliasedIntrospection = (k: number) => {
   const aliases = (field: string, body: string) => Array.from({ length: k }, (_, i) => `${field[0]}${i}: ${field} ${body}`).join(' ');
@@ -51,9 +54,9 @@ describe('GraphQL documents that used to blow up', () => {
       const query = doublingFragments(30);
       const http = await t.graphql(query, undefined, as.nora);
       expect(http.status).toBe(200);
-      expect(http.body).toEqual({ data: { __typename: 'Query' } });
+      expect(http.body).toEqual({ data: { __typename: 'Query' }, extensions: COST });
       // Again: the second run is the compiled one by default.
-      expect((await t.graphql(query, undefined, as.nora)).body).toEqual({ data: { __typename: 'Query' } });
+      expect((await t.graphql(query, undefined, as.nora)).body).toEqual({ data: { __typename: 'Query' }, extensions: COST });
       const ws = await overWebsocket(query);
       expect(ws).toEqual({ results: [{ data: { __typename: 'Query' } }], errors: [] });
     });
@@ -88,7 +91,7 @@ describe('GraphQL documents that used to blow up', () => {
       ]);
       const me = answers.splice(4, 1)[0]!;
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ data: { me: { name: expect.any(String) } } });
+      expect(me.body).toEqual({ data: { me: { name: expect.any(String) } }, extensions: COST });
       for (const refused of answers) {
         expect(refused.status).toBe(400);
         expect(refused.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Operation cost \d+ exceeds the maximum of 600/), extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
@@ -112,7 +115,7 @@ describe('GraphQL documents that used to blow up', () => {
       for (let run = 0; run < 2; run += 1) {
         const res = await t.http().post('/graphql').set(as.nora).send({ query: 'query A { __typename } query B { me { id } }', operationName: name });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ errors: [{ message: `Unknown operation named "${name}".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+        expect(res.body).toEqual({ errors: [{ message: `Unknown operation named "${name}".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }], extensions: COST });
       }
     });
 
@@ -121,7 +124,7 @@ describe('GraphQL documents that used to blow up', () => {
       try {
         const res = await t.http().post('/graphql').set(as.nora).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ errors: [{ message: 'provided sha does not match query', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } }] });
+        expect(res.body).toEqual({ errors: [{ message: 'provided sha does not match query', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } }], extensions: COST });
         const version = await t.http().post('/graphql').set(as.nora).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } });
         expect(version.status).toBe(400);
         expect(version.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'BAD_REQUEST' } })]);
@@ -206,12 +209,12 @@ describe('GraphQL answers bounded in size, and refused operations charged', () =
     for (const run of ['interpreted', 'compiled']) {
       const res = await t.graphql(query, undefined, as.nora);
       expect({ run, status: res.status }).toEqual({ run, status: 400 });
-      expect(res.body).toEqual({ errors: [expect.objectContaining(tooLarge)] });
+      expect(res.body).toEqual({ errors: [expect.objectContaining(tooLarge)], extensions: COST });
       expect(res.text.length).toBeLessThan(1_000);
     }
     expect(await operations()).toMatch(/graphql_operations_total\{execution="compiled"\} [1-9]/);
     // A small answer is untouched.
-    expect((await t.graphql('{ me { name } }', undefined, as.nora)).body).toEqual({ data: { me: { name: expect.any(String) } } });
+    expect((await t.graphql('{ me { name } }', undefined, as.nora)).body).toEqual({ data: { me: { name: expect.any(String) } }, extensions: COST });
     const ws = await withClient(as.nora, (client) => subscribe(client, query));
     expect(ws.results).toEqual([{ errors: [expect.objectContaining(tooLarge)] }]);
   });

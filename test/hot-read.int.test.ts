@@ -48,7 +48,7 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
       expect(rest.status).toBe(200);
       expect(rest.body.runs).toEqual([expect.objectContaining({ id: runId, status: 'QUEUED' })]);
       const graphql = await http().post('/graphql').set(as.nora).send({ query: `{ runs(input: { runId: "${runId}" }) { items { id status } } }` });
-      expect(graphql.body).toEqual({ data: { runs: { items: [{ id: runId, status: 'QUEUED' }] } } });
+      expect(graphql.body).toEqual({ data: { runs: { items: [{ id: runId, status: 'QUEUED' }] } }, extensions: { cost: expect.objectContaining({ actualQueryCost: 1 }) } });
       expect(fork).not.toHaveBeenCalled();
       // A request that uses the ORM beyond hot reads still gets its fork.
       expect((await http().get('/api/sessions').set(as.nora)).status).toBe(200);

@@ -92,8 +92,10 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(catalog.status).toBe(200);
     const songs = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
     expect(songs.status).toBe(200);
-    // 10 left after `me` and the catalog; 100 songs with up to 5 catalogs each weigh 7.
-    expectHeaders(songs, 12, 3);
+    // 10 left after `me` and the catalog; 100 songs with up to 5 catalogs each weigh 7, charged up front. The catalog
+    // is empty: settled on what was read (the root field), 6 of them come back.
+    expect(songs.body.extensions.cost).toMatchObject({ requestedQueryCost: 7, actualQueryCost: 1 });
+    expectHeaders(songs, 12, 9);
 
     const aliases = Array.from({ length: 201 }, (_, i) => `m${i}: me { id }`).join(' ');
     const tooCostly = await t.graphql(`{ ${aliases} }`, {}, owner.headers);
@@ -101,9 +103,11 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(tooCostly.body.errors[0]).toMatchObject({ message: expect.stringMatching(/cost 201 exceeds the maximum of 200/), extensions: { code: 'BAD_USER_INPUT' } });
     // Refused before it ran: charged 1 point, not its cost (issue 30: refusals were free).
     const after = await t.graphql(ME, {}, owner.headers);
-    expectHeaders(after, 12, 1);
+    expectHeaders(after, 12, 7);
 
-    const overBudget = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
+    // Two pages weigh 14 up front: more than the 7 left, whatever they would read.
+    const twoPages = HUNDRED_SONGS.replace('catalogSongs', 'a: catalogSongs').replace(/ }$/, ` b: catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }`);
+    const overBudget = await t.graphql(twoPages, { id: catalog.body.catalog.id }, owner.headers);
     expect(overBudget.status).toBe(429);
     expect(overBudget.body.errors[0]).toMatchObject({ message: expect.stringMatching(/rate limit/i), extensions: { code: 'RATE_LIMITED' } });
     expect(Number(overBudget.headers['retry-after'])).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,22 @@
-import { getIntrospectionQuery, getNamedType, getNullableType, GraphQLSchema, isCompositeType, isListType, isObjectType, parse } from 'graphql';
-import { declaredBound, operationCost, ProviderFields, providerFieldsOf, UNBOUNDED_LIST_SIZE } from './cost';
+import fc from 'fast-check';
+import {
+  DocumentNode,
+  FragmentDefinitionNode,
+  getArgumentValues,
+  getIntrospectionQuery,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  GraphQLCompositeType,
+  GraphQLSchema,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  Kind,
+  parse,
+  SelectionSetNode,
+} from 'graphql';
+import { answerCost, declaredBound, listItems, operationCost, ProviderFields, providerFieldsOf, settledCost, UNBOUNDED_LIST_SIZE } from './cost';
 import { buildPlainSchema } from './schema';
 import { doublingFragments } from '../../test/support/documents';
 import type { WalkStats } from './limits';
@@ -159,5 +176,111 @@ describe('operationCost', () => {
     expect(cost(aliased(1)).cost).toBeGreaterThan(1);
     expect(cost(aliased(4)).cost).toBeGreaterThanOrEqual(12 * (cost(aliased(1)).cost - 1));
     expect(cost(aliased(9)).cost).toBeGreaterThan(600);
+  });
+
+  /**
+   * An answer the service could give to `document`: every list at most as long as the estimate counts it (its `limit`,
+   * its envelope's, else its declared bound), each object or list possibly null (a failed field), sizes drawn by `draw`.
+   */
+  function answerFor(document: DocumentNode, draw: (max: number) => number): Record<string, unknown> {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    const build = (set: SelectionSetNode, parent: GraphQLCompositeType, envelope: number | undefined, into: Record<string, unknown> = {}): Record<string, unknown> => {
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FRAGMENT_SPREAD) {
+          const fragment = fragments.get(selection.name.value)!;
+          build(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType, envelope, into);
+          continue;
+        }
+        if (selection.kind === Kind.INLINE_FRAGMENT) {
+          build(selection.selectionSet, parent, envelope, into);
+          continue;
+        }
+        const key = selection.alias?.value ?? selection.name.value;
+        if (!isObjectType(parent)) continue;
+        const field = parent.getFields()[selection.name.value];
+        const named = getNamedType(field.type);
+        if (!isCompositeType(named) || !selection.selectionSet) {
+          into[key] = 'x';
+          continue;
+        }
+        const args = getArgumentValues(field, selection, {});
+        const input = (args.input ?? {}) as Record<string, unknown>;
+        const own = [args.limit, args.first, input.limit].find((v): v is number => typeof v === 'number');
+        if (draw(9) === 0) {
+          into[key] = null;
+          continue;
+        }
+        if (!isListType(getNullableType(field.type))) {
+          into[key] = build(selection.selectionSet, named, own);
+          continue;
+        }
+        const counted = listItems(schema, parent, field, args);
+        const max = 'items' in counted ? counted.items : (envelope ?? counted.withoutEnvelope);
+        into[key] = Array.from({ length: draw(max) }, () => build(selection.selectionSet!, named, undefined));
+      }
+      return into;
+    };
+    const operation = getOperationAST(document)!;
+    return build(operation.selectionSet, schema.getRootType(operation.operation)!, undefined);
+  }
+
+  /** How many PROVIDER_CALL fields an answer resolved: the most upstream calls it can have made. */
+  function providerFieldsAnswered(value: unknown, names: Set<string>): number {
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + providerFieldsAnswered(item, names), 0);
+    if (!value || typeof value !== 'object') return 0;
+    return Object.entries(value).reduce((sum, [key, child]) => sum + (names.has(key) && child !== undefined ? 1 : 0) + providerFieldsAnswered(child, names), 0);
+  }
+
+  it('weighs an answer at most as much as its upper bound, whatever the page sizes and what the lists hold (property)', () => {
+    const roster = (artists: number, catalogs: number, songs: number) => `{
+      artists(limit: ${artists}) { name research { id profile { name } }
+        catalogs(limit: ${catalogs}) { ...C } }
+    }
+    fragment C on Catalog { name songs(limit: ${songs}) { items { isrc artists { name } stats(source: "platform_a") { stats { source } } } pagination { total_count } } }`;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 40 }), fc.gen(), fc.nat(), (artists, catalogs, songs, g, callShare) => {
+        const document = parse(roster(artists, catalogs, songs));
+        const requested = operationCost(schema, document, undefined, undefined, providers);
+        const data = answerFor(document, (max) => g(fc.integer, { min: 0, max }));
+        // research and profile are the PROVIDER_CALL fields here: each answered one made at most one upstream call.
+        const made = callShare % (providerFieldsAnswered(data, new Set(['research', 'profile'])) + 1);
+        const actual = answerCost(schema, document, undefined, data, providers, made);
+        expect(actual).toBeGreaterThanOrEqual(1);
+        expect(actual).toBeLessThanOrEqual(requested.cost);
+        expect(made).toBeLessThanOrEqual(requested.providerCalls);
+        // The refund is the difference: never negative, never more than the charge.
+        const refund = requested.cost - settledCost(requested.cost, actual);
+        expect(refund).toBeGreaterThanOrEqual(0);
+        expect(refund).toBeLessThanOrEqual(requested.cost - 1);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('weighs an answer by what it holds: an empty roster its root field, a full page of songs like the estimate', () => {
+    const document = parse('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
+    expect(answerCost(schema, document, undefined, { catalogSongs: { items: [] } }, providers, 0)).toBe(1);
+    // 100 songs with 50 artists each: exactly what the estimate counts (52).
+    const full = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: Array.from({ length: 50 }, () => ({ id: 'a', name: 'b' })) })) } };
+    expect(answerCost(schema, document, undefined, full, providers, 0)).toBe(operationCost(schema, document, undefined, undefined, providers).cost);
+    // 100 songs with 2 artists each: 1 + 300 objects.
+    const two = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: [{ id: 'a' }, { id: 'b' }] })) } };
+    expect(answerCost(schema, document, undefined, two, providers, 0)).toBe(4);
+    // A provider call made costs 10; a batch 10 per selection that answered a parent, plus 1 per 10 parents.
+    const stats = parse('{ catalog(id: "x") { songs(limit: 50) { items { stats(source: "all") { result } } } } }');
+    const answered = (n: number) => ({ catalog: { songs: { items: Array.from({ length: n }, () => ({ stats: { result: 'success' } })) } } });
+    expect(answerCost(schema, stats, undefined, answered(0), providers, 0)).toBe(1);
+    expect(answerCost(schema, stats, undefined, answered(12), providers, 0)).toBe(1 + 10 + 2);
+    expect(answerCost(schema, parse('{ artists(limit: 2) { research { id } } }'), undefined, { artists: [{ research: { id: '1' } }, { research: null }] }, providers, 1)).toBe(11);
+  });
+
+  it('walks an answer in time linear in it: 30 fragments each spreading the next twice visit each selection once per object', () => {
+    const stats: WalkStats = { visited: 0 };
+    const document = parse(doublingFragments(30, 'me { id }'));
+    const actual = answerCost(schema, document, undefined, { me: { id: '1' } }, providers, 0, stats);
+    expect(stats.visited).toBeLessThanOrEqual(2 * 30 + 2 + 1 + 1);
+    // Weighed as written, like the estimate (2^30 root fields), and never more than it.
+    expect(actual).toBe(2 ** 30);
   });
 });
