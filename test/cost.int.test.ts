@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'graphql';
+import { createClient } from 'graphql-ws';
+import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
+import WebSocket from 'ws';
 import { App, createApp } from '../src/app';
 import { createLogger } from '../src/common/logger';
 import { AppDeps, createDeps } from '../src/deps';
@@ -134,6 +137,25 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     // Anything but `true` runs the operation as usual.
     const run = await t.http().post('/graphql').set(owner.headers).send({ query: '{ me { name } }', extensions: { cost: { dryRun: 'yes' } } });
     expect(run.body.data.me.name).toEqual(expect.any(String));
+  });
+
+  it('settles a query over graphql-ws the same way, and says so in its answer', async () => {
+    await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));
+    const port = (t.app.server.address() as AddressInfo).port;
+    const owner = await createAccount(t.orm, { organizations: [DEMO.northwind] });
+    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: owner.headers, retryAttempts: 0, lazy: true });
+    try {
+      const query = readmeComposedQuery();
+      const results: { data?: unknown; extensions?: { cost?: Cost } }[] = [];
+      await new Promise<void>((resolve, reject) => client.subscribe({ query }, { next: (r) => void results.push(r as never), error: reject, complete: resolve }));
+      expect(results).toHaveLength(1);
+      const cost = results[0].extensions!.cost!;
+      // A member of Northwind sees its roster: the same two artists, the same settlement as over HTTP.
+      expect(cost).toEqual({ requestedQueryCost: 191, actualQueryCost: 13, throttleStatus: { maximumAvailable: LIMIT, currentlyAvailable: LIMIT - 13, resetAfter: expect.any(Number) } });
+      expect(await pointsOf(`api:acct:${owner.account.id}`)).toBe(13);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('charges REST as before: 1 point a request, however large the page, and no extensions in the REST body', async () => {

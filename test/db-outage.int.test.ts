@@ -166,7 +166,7 @@ describe('PostgreSQL unreachable', () => {
       await proxy.restore();
       socket.send(JSON.stringify({ id: 'up', type: 'subscribe', payload: { query: '{ me { name } }' } }));
       const up = await next((m) => m.id === 'up' && m.type === 'next');
-      expect(up.payload).toEqual({ data: { me: { name: 'Nora North' } } });
+      expect(up.payload).toEqual({ data: { me: { name: 'Nora North' } }, extensions: { cost: expect.objectContaining({ actualQueryCost: 1 }) } });
     } finally {
       socket.close();
       await proxy.restore().catch(() => undefined);

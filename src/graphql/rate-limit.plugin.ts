@@ -107,7 +107,14 @@ export async function settleOperation(deps: AppDeps, caller: Caller, charge: Ope
   if (callsUsed < charge.providerCalls && charge.research?.window) {
     refunds.push({ budget: 'research', subject, points: charge.providerCalls - callsUsed, window: charge.research.window });
   }
-  const after = refunds.length ? await deps.rateLimiter.refund(refunds) : [];
+  let after: RateDecision[] = [];
+  try {
+    if (refunds.length) after = await deps.rateLimiter.refund(refunds);
+  } catch (err) {
+    // The answer is ready: a refund that cannot be made (the database unreachable) leaves the whole charge taken.
+    deps.logger.warn({ err }, 'could not give back the unused part of an operation charge');
+    return { actual: charge.requested, api: charge.api, decision: charge.decision };
+  }
   const api = after.find((d) => d.budget === 'api') ?? charge.api;
   const research = after.find((d) => d.budget === 'research') ?? charge.research;
   return { actual, api, decision: decisive([api, research].filter((d): d is RateDecision => d !== undefined)) };

@@ -1,5 +1,5 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { GraphQLError, parse, validate } from 'graphql';
+import { getOperationAST, GraphQLError, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { LRUCache } from 'lru-cache';
 import type { Server } from 'node:http';
@@ -14,11 +14,12 @@ import { formatGraphQLError } from './apollo';
 import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
 import { variablesError } from './input-guard';
-import { Caller, chargeOperation, chargeRefusedOperation, OnRateLimited } from './rate-limit.plugin';
+import { Caller, chargeOperation, chargeRefusedOperation, costExtension, OnRateLimited, OperationCharge, settleOperation } from './rate-limit.plugin';
 import { rateLimitedError } from '../auth/rate-limit';
 import { boundedAnswer } from './executor';
 import { operationRequestErrors } from './request-errors';
-import { noProviderFields, ProviderFields } from './cost';
+import { answerCost, noProviderFields, ProviderFields } from './cost';
+import type { Context } from './context';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 /**
@@ -59,6 +60,8 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
   const connections = new Map<string, number>();
   const onLimited: OnRateLimited = (budget) => limits.onLimited?.(budget);
   const { maxResponseBytes } = deps.config.graphql;
+  // A query's or mutation's charge, settled on its one answer (onNext). A subscription is charged once, when it starts.
+  const charges = new WeakMap<Context, { charge: OperationCharge; caller: Caller }>();
   /** A refused operation's errors, once its 1 point is charged (RATE_LIMITED past the budget). */
   const refused = async (caller: Caller, errors: readonly GraphQLError[]): Promise<readonly GraphQLError[]> => {
     const decision = await chargeRefusedOperation(deps, caller, onLimited);
@@ -157,7 +160,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           // Before anything walks the variables (the cost of a list may read its limit from them).
           const tooDeep = variablesError(payload.variables, deps.config.http.maxDepth);
           if (tooDeep) return await refused(caller, [tooDeep]);
-          await chargeOperation(
+          const charge = await chargeOperation(
             deps,
             caller,
             { schema, document, operationName: payload.operationName, variables: payload.variables ?? undefined },
@@ -172,6 +175,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           if (!contextValue?.viewer) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
           // The operation outlives this check: a subscription re-reads its viewer when the account changes.
           contextValue.standing = standingViewer(deps, credentials!, contextValue.viewer.accountId);
+          if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') charges.set(contextValue, { charge, caller });
           // Parsed and validated here: graphql-ws then runs it as is instead of parsing it again.
           return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
         } catch (error) {
@@ -183,10 +187,23 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
       },
       // Execution errors of an operation get the same masking and codes as over HTTP.
       // An answer past GRAPHQL_MAX_RESPONSE_BYTES is replaced by the error HTTP gives.
-      onNext: (_ctx, _id, _payload, _args, result) => {
+      // A query's or mutation's answer settles its charge on what it read (as over HTTP) and says so in extensions.cost.
+      onNext: async (_ctx, _id, _payload, args, result) => {
         const answer = boundedAnswer(result, maxResponseBytes);
-        if (!answer.errors?.length) return answer === result ? undefined : answer;
-        return { ...answer, errors: answer.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)) };
+        const charged = charges.get(args.contextValue as Context);
+        let cost: ReturnType<typeof costExtension> | undefined;
+        if (charged) {
+          charges.delete(args.contextValue as Context);
+          const { providerCalls } = args.contextValue as Context;
+          // An answer without data (or replaced for its size) keeps its whole charge.
+          const ran = answer === result && result.data != null;
+          const actual = ran ? answerCost(schema, args.document, args.operationName, result.data, limits.providerFields, providerCalls.made) : charged.charge.requested;
+          const settled = await settleOperation(deps, charged.caller, charged.charge, actual, ran ? providerCalls.made : charged.charge.providerCalls);
+          cost = costExtension(charged.charge.requested, settled.actual, settled.api);
+        }
+        const extensions = cost ? { extensions: { ...('extensions' in answer ? answer.extensions : {}), cost } } : {};
+        if (!answer.errors?.length) return answer === result && !cost ? undefined : { ...answer, ...extensions };
+        return { ...answer, errors: answer.errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)), ...extensions };
       },
       // Also what a failing subscription stream sends: masked, with its code (formatGraphQLError logs the unexpected).
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(deps, error.toJSON(), error)),
