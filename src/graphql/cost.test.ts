@@ -283,4 +283,14 @@ describe('operationCost', () => {
     // Weighed as written, like the estimate (2^30 root fields), and never more than it.
     expect(actual).toBe(2 ** 30);
   });
+
+  it('walks an answer by the keys it holds: selections it does not hold cost no work per object', () => {
+    const skipped = Array.from({ length: 500 }, (_, i) => `s${i}: artists @skip(if: true) { name }`).join(' ');
+    const document = parse(`{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { name } ${skipped} } } }`);
+    const data = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: [{ name: 'a' }] })) } };
+    const stats: WalkStats = { visited: 0 };
+    expect(answerCost(schema, document, undefined, data, providers, 0, stats)).toBe(3);
+    // The document once (about 500 selections), then a visit per answered object: not 100 items × 500 selections.
+    expect(stats.visited).toBeLessThan(502 + 10 + 2 * 100);
+  });
 });

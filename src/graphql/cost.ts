@@ -236,8 +236,11 @@ export function operationCost(
  * Root fields cost 1 each as written, provider-backed ones too. Absent keys (a field skipped by
  * `@skip`/`@include`, a fragment on another type) cost nothing, and a null (an error) nothing below it.
  *
- * Walks the answer with the document: each fragment once per answer object it is spread on, so the
- * work is linear in the answer (itself bounded by GRAPHQL_MAX_RESPONSE_BYTES) times the selections.
+ * Walks the document once (each selection set flattened once per type: the fields that can weigh,
+ * by response key, fragments spread in with their multiplicity) and then the answer by its keys:
+ * a selection the answer does not hold (skipped, another type's) and leaves below the root cost
+ * no work per answer object, so the work is linear in the document plus the answer, and for
+ * fields a document repeats, in what the estimate counted for them.
  * For an answer within the bounds the estimate counts (a list no longer than its `limit` or declared
  * bound), the result is at most `operationCost(...).cost` for the same document; the charge settles
  * on the smaller of the two anyway (`settledCost`).
@@ -256,68 +259,108 @@ export function answerCost(
   if (!operation || !root || !isRecord(data)) return 1;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  // A fragment's tally per answer object it was spread on.
-  const memo = new Map<string, WeakMap<object, Tally>>();
+  const isRootType = (type: GraphQLCompositeType) => type === root;
+  const flats = new WeakMap<SelectionSetNode, Map<string, Flat>>();
+  const fragmentFlats = new Map<string, Flat>();
   const inProgress = new Set<string>();
-  // Selections of a batched provider field that answered at least one parent: a batch each.
-  const batches = new Set<FieldNode>();
 
-  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, value: Record<string, unknown>, isRoot: boolean): Tally => {
-    const tally = emptyTally();
+  /**
+   * The fields of a selection set that can weigh anything (objects, root fields, batched provider
+   * fields; leaves below the root weigh nothing), by response key, fragments spread in with their
+   * multiplicity: computed once per selection set and type, so the document is walked once.
+   */
+  const flatten = (set: SelectionSetNode, parent: GraphQLCompositeType): Flat => {
+    let byType = flats.get(set);
+    const known = byType?.get(parent.name);
+    if (known) return known;
+    const flat: Flat = new Map();
+    const merge = (from: Flat) => {
+      for (const [key, nodes] of from) for (const [node, entry] of nodes) addFlat(flat, key, node, entry.parent, entry.count);
+    };
     for (const selection of set.selections) {
       if (stats) stats.visited += 1;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (type && isCompositeType(type)) addTally(tally, walk(selection.selectionSet, type, value, isRoot), 1);
+        if (type && isCompositeType(type)) merge(flatten(selection.selectionSet, type));
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
-        let perObject = memo.get(name);
-        if (!perObject) memo.set(name, (perObject = new WeakMap()));
-        let fragmentTally = perObject.get(value);
-        if (!fragmentTally) {
+        // Fragments on the root type are flattened for the root; others anywhere (the root type appears only there).
+        let fragmentFlat = fragmentFlats.get(name);
+        if (!fragmentFlat) {
           const fragment = fragments.get(name);
           const type = fragment && schema.getType(fragment.typeCondition.name.value);
+          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
           if (!fragment || !type || !isCompositeType(type) || inProgress.has(name)) continue;
           inProgress.add(name);
-          fragmentTally = walk(fragment.selectionSet, type, value, isRoot);
+          fragmentFlat = flatten(fragment.selectionSet, type);
           inProgress.delete(name);
-          perObject.set(value, fragmentTally);
+          fragmentFlats.set(name, fragmentFlat);
         }
-        addTally(tally, fragmentTally, 1);
+        merge(fragmentFlat);
         continue;
       }
-      const key = selection.alias?.value ?? selection.name.value;
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      const field = fieldOf(schema, parent, selection.name.value, isRoot);
+      const field = fieldOf(schema, parent, selection.name.value, isRootType(parent));
       if (!field) continue;
-      if (providerFields.batches.has(`${parent.name}.${field.name}`)) {
-        batches.add(selection);
-        tally.batchItems += 1;
-      } else if (isRoot) {
-        tally.rootPoints += 1;
-      }
-      const named = getNamedType(field.type);
-      if (!isCompositeType(named) || !selection.selectionSet) continue;
-      const below = selection.selectionSet;
-      const visit = (item: unknown): void => {
-        if (Array.isArray(item)) {
-          for (const each of item) visit(each);
-          return;
+      const weighs = isRootType(parent) || providerFields.batches.has(`${parent.name}.${field.name}`) || (isCompositeType(getNamedType(field.type)) && selection.selectionSet);
+      if (weighs) addFlat(flat, selection.alias?.value ?? selection.name.value, selection, parent, 1);
+    }
+    if (!byType) flats.set(set, (byType = new Map()));
+    byType.set(parent.name, flat);
+    return flat;
+  };
+
+  // Selections of a batched provider field that answered at least one parent: a batch each.
+  const batches = new Set<FieldNode>();
+  /** An answer object's tally under the fields that weigh: only the keys it holds are looked at. */
+  const walk = (value: Record<string, unknown>, flat: Flat, isRoot: boolean): Tally => {
+    const tally = emptyTally();
+    for (const key of Object.keys(value)) {
+      const nodes = flat.get(key);
+      if (!nodes) continue;
+      const child = value[key];
+      for (const [node, { parent, count }] of nodes) {
+        if (stats) stats.visited += 1;
+        const field = fieldOf(schema, parent, node.name.value, isRoot)!;
+        if (providerFields.batches.has(`${parent.name}.${field.name}`)) {
+          batches.add(node);
+          tally.batchItems += count;
+        } else if (isRoot) {
+          tally.rootPoints += count;
         }
-        if (!isRecord(item)) return;
-        if (!isRoot) tally.objects += 1;
-        addTally(tally, walk(below, named, item, false), 1);
-      };
-      visit(value[key]);
+        const named = getNamedType(field.type);
+        if (!isCompositeType(named) || !node.selectionSet) continue;
+        const below = flatten(node.selectionSet, named);
+        const visit = (item: unknown): void => {
+          if (Array.isArray(item)) {
+            for (const each of item) visit(each);
+            return;
+          }
+          if (!isRecord(item)) return;
+          if (!isRoot) tally.objects += count;
+          addTally(tally, walk(item, below, false), count);
+        };
+        visit(child);
+      }
     }
     return tally;
   };
-  const total = walk(operation.selectionSet, root, data, true);
+  const total = walk(data, flatten(operation.selectionSet, root), true);
   const batchPoints = batches.size * PROVIDER_WEIGHT + Math.ceil(total.batchItems / BATCH_ITEMS_PER_POINT);
   const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + Math.max(0, providerCallsMade) * PROVIDER_WEIGHT + batchPoints;
   return Math.max(1, cost);
+}
+
+/** Fields that weigh, by response key: each field node with its parent type and how many times the document spreads it there. */
+type Flat = Map<string, Map<FieldNode, { parent: GraphQLCompositeType; count: number }>>;
+
+function addFlat(flat: Flat, key: string, node: FieldNode, parent: GraphQLCompositeType, count: number): void {
+  let nodes = flat.get(key);
+  if (!nodes) flat.set(key, (nodes = new Map()));
+  const entry = nodes.get(node);
+  if (entry) entry.count += count;
+  else nodes.set(node, { parent, count });
 }
 
 /** What an operation that ran is charged in the end: its weight from the answer, never more than what it was charged up front. */
