@@ -15,7 +15,7 @@ import { buildPlainSchema } from '../src/graphql/schema';
 import { resolvers } from '../src/modules';
 import { createTestApp, TestApp } from './app';
 import { as, DEMO } from './demo';
-import { createAccount } from './factories';
+import { createAccount, createArtist } from './factories';
 
 /** The composed research query of README.md (Limits), as the README writes it. */
 function readmeComposedQuery(): string {
@@ -285,5 +285,42 @@ describe('refunds under concurrency on two instances (RATE_LIMIT_PER_MINUTE 300,
     // A window that has ended (another start) takes nothing back.
     expect(await otherLimiter.refund([{ budget: 'api', subject, points: 5, window: String(Number(first.window) - 60_000_000) }])).toEqual([]);
     expect(await pointsOf()).toBe(35);
+  });
+});
+
+describe('research points settled on the provider calls made (PROVIDERS=sandbox)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PROVIDERS: 'sandbox', PROVIDER_RETRIES: '0', RATE_LIMIT_PER_MINUTE: '600', RESEARCH_RATE_LIMIT_PER_MINUTE: '60' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const pointsOf = async (key: string): Promise<number> =>
+    (await t.orm.em.getConnection().execute<{ points: number }[]>('select points from rate_limit_counters where key = ?', [key]))[0]?.points ?? 0;
+
+  it('keeps a point and 10 of the weight for each upstream call made, and gives back the calls answered from storage', async () => {
+    const owner = await createAccount(t.orm);
+    // Two roster artists never linked, under names no stored search answers: asking for their research searches the
+    // provider by name, once each.
+    await createArtist(t.orm, { rosterOf: owner.account.id, name: `Settled Artist ${owner.account.id.slice(0, 8)} A` });
+    await createArtist(t.orm, { rosterOf: owner.account.id, name: `Settled Artist ${owner.account.id.slice(0, 8)} B` });
+    const searches = () => t.providerMode.sandbox!.musicIntel.server.requests.filter((r) => r.path === '/api/search').length;
+    const query = '{ artists(limit: 5) { name research { id } } }';
+    const before = searches();
+    const first = await t.graphql(query, undefined, owner.headers);
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data.artists).toHaveLength(2);
+    expect(searches() - before).toBe(2);
+    // 5 research calls charged up front (5 artists at most), 2 made: 3 research points back. The weight: 1 root + 10 a call.
+    expect(costOf(first)).toMatchObject({ requestedQueryCost: 51, actualQueryCost: 21 });
+    expect(await pointsOf(`research:acct:${owner.account.id}`)).toBe(2);
+    // Asked again, the links are stored: no call, every research point back, the root field only.
+    const again = await t.graphql(query, undefined, owner.headers);
+    expect(searches() - before).toBe(2);
+    expect(costOf(again)).toMatchObject({ requestedQueryCost: 51, actualQueryCost: 1 });
+    expect(await pointsOf(`research:acct:${owner.account.id}`)).toBe(2);
+    expect(await pointsOf(`api:acct:${owner.account.id}`)).toBe(22);
   });
 });
