@@ -126,7 +126,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
             routerSecret: headerValue(req.headers['x-router-secret']),
           });
         } catch (error) {
-          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited));
+          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited), req.headers.accept);
         }
       },
     }),

@@ -1,7 +1,7 @@
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { restRoutes } from '../../src/http/rest/routes';
-import { createTestApp, TestApp } from '../app';
+import { createTestApp, GRAPHQL_RESPONSE_JSON, TestApp } from '../app';
 import { as, DEMO, router } from '../demo';
 import { rawHttp } from '../support/raw-http';
 
@@ -132,6 +132,7 @@ describe('hostile input findings (issue 11)', () => {
         .http()
         .post('/graphql')
         .set(as.nora)
+        .set(GRAPHQL_RESPONSE_JSON)
         .set('content-type', 'application/json')
         .send(`{"query":"mutation($p: JSONObject) { renderVideo(input: { compositionId: \\"title-card\\", inputProps: $p }) { id } }","variables":{"p":{"title":${nested(20_000, '"x"')}}}}`);
       expect(gql.status).toBe(400);
