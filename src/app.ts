@@ -19,7 +19,7 @@ import { DOCS_CSP } from './http/docs/pages';
 import { mayBeDocs } from './http/docs/docs.router';
 import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
-import { requestError } from './http/request-errors';
+import { hasBody, isJsonMediaType, requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { operations, references, resolvers } from './modules';
@@ -112,6 +112,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
       // GET from a browser is the GraphiQL page: its CSP, not the data one.
       if (req.method === 'GET') res.setHeader('content-security-policy', DOCS_CSP);
       next();
+    },
+    // A POST body must say it is JSON (GraphQL over HTTP: application/json): anything else is a 415, as on REST.
+    (req: Request, _res: Response, next: NextFunction) => {
+      if (req.method !== 'POST' || !hasBody(req.headers) || isJsonMediaType(req.headers['content-type'])) {
+        next();
+        return;
+      }
+      next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as Content-Type: application/json', { details: [{ field: 'content-type', message: 'must be application/json' }] }));
     },
     express.json({ limit: deps.config.http.bodyLimit }),
     // From here on the request's statements are cancelled if its client goes away before the answer.

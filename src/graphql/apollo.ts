@@ -61,8 +61,10 @@ export function graphqlHttpStatus(): ApolloServerPlugin<Context> {
           if (!mediaType) return;
           const status = graphqlAnswerStatus(mediaType, response.body.singleResult, response.http.status);
           response.http.status = status;
-          // A 200 is no refusal: the wait is in extensions.retryAfter.
+          // A 200 is no refusal: the wait is in extensions.retryAfter. A refusal says it as REST does.
+          const retryAfter = response.body.singleResult.errors?.[0]?.extensions?.retryAfter;
           if (status < 400) response.http.headers.delete('retry-after');
+          else if (typeof retryAfter === 'number') response.http.headers.set('retry-after', String(retryAfter));
         },
       };
     },
