@@ -6,7 +6,9 @@
  *   docker run -p 4100:4000 -e ROUTER_SECRET=... \
  *     -v ./deploy/hive-gateway/gateway.config.ts:/gateway/gateway.config.ts:ro \
  *     -v ./deploy/router/supergraph.graphql:/gateway/supergraph.graphql:ro \
- *     ghcr.io/graphql-hive/gateway:2.5.7 supergraph
+ *     ghcr.io/graphql-hive/gateway:2.15.1 supergraph
+ *
+ * (deploy/compose.yaml runs it so, on port 4100.)
  *
  * Clients: queries and mutations over HTTP (POST /graphql), subscriptions over graphql-ws
  * (ws://…/graphql, credentials in connectionParams or the upgrade request's headers) or over SSE
