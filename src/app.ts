@@ -19,7 +19,7 @@ import { DOCS_CSP } from './http/docs/pages';
 import { mayBeDocs } from './http/docs/docs.router';
 import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
-import { requestError } from './http/request-errors';
+import { hasBody, isJsonMediaType, requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, sendError } from './http/rest/rest.router';
 import { operations, references, resolvers } from './modules';
@@ -113,6 +113,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
       if (req.method === 'GET') res.setHeader('content-security-policy', DOCS_CSP);
       next();
     },
+    // A POST body must say it is JSON (GraphQL over HTTP: application/json): anything else is a 415, as on REST.
+    (req: Request, _res: Response, next: NextFunction) => {
+      if (req.method !== 'POST' || !hasBody(req.headers) || isJsonMediaType(req.headers['content-type'])) {
+        next();
+        return;
+      }
+      next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as Content-Type: application/json', { details: [{ field: 'content-type', message: 'must be application/json' }] }));
+    },
     express.json({ limit: deps.config.http.bodyLimit }),
     // From here on the request's statements are cancelled if its client goes away before the answer.
     cancelOnDisconnect(deps.orm, deps.logger),
@@ -126,7 +134,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
             routerSecret: headerValue(req.headers['x-router-secret']),
           });
         } catch (error) {
-          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited));
+          throw contextError(await chargeRefusedCredentials(deps, req.ip, error, onGraphqlLimited), req.headers.accept);
         }
       },
     }),

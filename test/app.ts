@@ -13,6 +13,9 @@ import { createTestDatabase, TestDatabase } from './db';
 import { TEST_ROUTER_SECRET } from './demo';
 import { SqlCounter } from './sql-counter';
 
+/** The Accept header of a client that wants GraphQL over HTTP's statuses (4xx/5xx for an answer without data). */
+export const GRAPHQL_RESPONSE_JSON = { accept: 'application/graphql-response+json' } as const;
+
 export interface TestApp {
   app: App;
   deps: AppDeps;
@@ -23,7 +26,11 @@ export interface TestApp {
   /** PROVIDERS as main.ts applies it (with PROVIDERS=sandbox: the running sandbox upstreams). */
   providerMode: ProviderMode;
   http(): supertest.Agent;
-  /** POST /graphql with the given credentials headers. */
+  /**
+   * POST /graphql with the given credentials headers, accepting application/graphql-response+json
+   * as the SDK does (an answer without data then has its code's status; pass another `accept` to
+   * see the application/json answer, always 200).
+   */
   graphql(query: string | DocumentNode, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<supertest.Response>;
   close(): Promise<void>;
 }
@@ -63,7 +70,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     providerMode,
     http: () => supertest.agent(app.server),
     graphql: (query, variables, headers = {}) =>
-      supertest(app.server).post('/graphql').set('content-type', 'application/json').set(headers).send({ query: typeof query === 'string' ? query : print(query), variables }),
+      supertest(app.server).post('/graphql').set('content-type', 'application/json').set(GRAPHQL_RESPONSE_JSON).set(headers).send({ query: typeof query === 'string' ? query : print(query), variables }),
     async close() {
       await app.stop();
       await providerMode.close();

@@ -10,6 +10,7 @@ import { createDeps } from '../src/deps';
 import { createTestDatabase, TestDatabase } from './db';
 import { as, TEST_ROUTER_SECRET } from './demo';
 import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
+import { GRAPHQL_RESPONSE_JSON } from './app';
 
 /** The app reaches PostgreSQL through a proxy the test cuts and restores: the database goes away and comes back. */
 describe('PostgreSQL unreachable', () => {
@@ -53,10 +54,15 @@ describe('PostgreSQL unreachable', () => {
     const write = await http().post('/api/catalogs').set(as.nora).send({ name: 'Written during the outage' });
     expect({ status: write.status, code: write.body.code }).toEqual({ status: 503, code: 'PROVIDER_UNAVAILABLE' });
 
-    const gql = await http().post('/graphql').set(as.nora).send({ query: '{ me { name } }' });
+    const gql = await http().post('/graphql').set(as.nora).set(GRAPHQL_RESPONSE_JSON).send({ query: '{ me { name } }' });
     expect(gql.status).toBe(503);
     expect(gql.body.errors[0].extensions.code).toBe('PROVIDER_UNAVAILABLE');
     expect(Number(gql.headers['retry-after'])).toBeGreaterThan(0);
+    expect(gql.body.errors[0].extensions.retryAfter).toBe(Number(gql.headers['retry-after']));
+    // As application/json (what a gateway asks for): 200, the code and the wait in the answer.
+    const json = await http().post('/graphql').set(as.nora).set('accept', 'application/json').send({ query: '{ me { name } }' });
+    expect(json.status).toBe(200);
+    expect(json.body.errors[0].extensions).toEqual({ code: 'PROVIDER_UNAVAILABLE', retryAfter: expect.any(Number) });
     expect(JSON.stringify(gql.body)).not.toMatch(/ECONN|127\.0\.0\.1|select|postgres/i);
 
     // A public route that reaches the database (no credentials to check first).

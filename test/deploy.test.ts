@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config/config';
+import type * as HiveConfig from '../deploy/hive-gateway/gateway.config';
 
 /** The deployment examples in deploy/ cannot run here (no container engine): their wiring is checked instead. */
 const deploy = join(__dirname, '..', 'deploy');
@@ -31,8 +32,8 @@ describe('deploy/compose.yaml', () => {
   const apis = ['api-1', 'api-2'].map((n) => services[n]);
   const workers = ['worker-1', 'worker-2'].map((n) => services[n]);
 
-  it('runs PostgreSQL, MinIO with its bucket, two API instances, two workers, a load balancer and the router', () => {
-    expect(Object.keys(services).sort()).toEqual(['api-1', 'api-2', 'bucket', 'lb', 'minio', 'postgres', 'router', 'worker-1', 'worker-2']);
+  it('runs PostgreSQL, MinIO with its bucket, two API instances, two workers, a load balancer, the router and Hive Gateway', () => {
+    expect(Object.keys(services).sort()).toEqual(['api-1', 'api-2', 'bucket', 'hive-gateway', 'lb', 'minio', 'postgres', 'router', 'worker-1', 'worker-2']);
     for (const s of [...apis, ...workers]) expect(s.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, bucket: { condition: 'service_completed_successfully' } });
     expect(workers.map((w) => w.command)).toEqual([['node', 'dist/src/worker.js'], ['node', 'dist/src/worker.js']]);
     expect(apis.map((a) => a.command)).toEqual([undefined, undefined]);
@@ -53,8 +54,9 @@ describe('deploy/compose.yaml', () => {
     for (const name of ['DATABASE_URL', 'RENDER_STORAGE', 'S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'ROUTER_SECRET']) expect(shared(name).size).toBe(1);
     expect(apis.map((a) => loadConfig(substitute(a.environment!)).render.workers)).toEqual([0, 0]);
     expect(workers.map((w) => loadConfig(substitute(w.environment!)).render.workers)).toEqual([1, 1]);
-    // The router sends the secret the instances expect.
+    // Both gateways send the secret the instances expect.
     expect(substitute(services.router.environment!).ROUTER_SECRET).toBe(substitute(apis[0].environment!).ROUTER_SECRET);
+    expect(substitute(services['hive-gateway'].environment!).ROUTER_SECRET).toBe(substitute(apis[0].environment!).ROUTER_SECRET);
   });
 
   it('creates the bucket and the access key the app uses, on the database the app names', () => {
@@ -159,5 +161,57 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main.js"\]$/m);
     const engines = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(dockerfile).toContain(`ARG NODE_IMAGE=node:${/\d+/.exec(engines)![0]}-`);
+  });
+});
+
+describe('deploy/hive-gateway/gateway.config.ts', () => {
+  const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, ComposeService> };
+  const service = compose.services['hive-gateway'];
+  const secret = 'a-router-secret-for-this-test-0123';
+  // The module builds the CLI's gatewayConfig from the environment when loaded.
+  const loaded = (() => {
+    const had = process.env.ROUTER_SECRET;
+    process.env.ROUTER_SECRET = secret;
+    try {
+      return require('../deploy/hive-gateway/gateway.config') as typeof HiveConfig;
+    } finally {
+      if (had === undefined) delete process.env.ROUTER_SECRET;
+      else process.env.ROUTER_SECRET = had;
+    }
+  })();
+  const config = loaded.gatewayConfigFor({ ROUTER_SECRET: secret });
+  const propagate = (subgraphName: string, headers: Record<string, string>) =>
+    config.propagateHeaders!.fromClientToSubgraphs!({ context: { headers } as never, request: new Request('http://gateway/graphql'), subgraphName });
+
+  it('is what compose runs: the file and the router’s supergraph in the image’s working directory, the CLI’s supergraph mode', () => {
+    expect(service.volumes).toEqual(['./hive-gateway/gateway.config.ts:/gateway/gateway.config.ts:ro', './router/supergraph.graphql:/gateway/supergraph.graphql:ro']);
+    expect(service.command).toEqual(['supergraph']);
+    expect(service.image).toMatch(/^ghcr\.io\/graphql-hive\/gateway:\d+\.\d+\.\d+$/);
+    expect(config.supergraph).toBe('./supergraph.graphql');
+    expect(loaded.gatewayConfig.supergraph).toBe('./supergraph.graphql');
+  });
+
+  it('refuses to start without ROUTER_SECRET', () => {
+    expect(() => loaded.gatewayConfigFor({})).toThrow(/ROUTER_SECRET/);
+  });
+
+  it('forwards the caller’s credentials, the request id and the secret to the music subgraph only, nothing else', async () => {
+    const headers = { 'x-api-key': 'mas_key', authorization: 'Bearer t', 'x-request-id': 'r1', cookie: 'session=1', 'x-router-secret': 'forged' };
+    expect(await propagate('music', headers)).toEqual({ 'x-api-key': 'mas_key', authorization: 'Bearer t', 'x-request-id': 'r1', 'x-router-secret': secret });
+    expect(await propagate('music', {})).toEqual({ 'x-router-secret': secret });
+    expect(await propagate('notes', headers)).toBeUndefined();
+    // The same headers Apollo Router forwards (router.yaml).
+    const router = parse(read('router/router.yaml')) as { headers: { subgraphs: Record<string, { request: { propagate?: { named: string } }[] }> } };
+    const routerNames = router.headers.subgraphs.music.request.flatMap((rule) => (rule.propagate ? [rule.propagate.named] : []));
+    expect([...loaded.FORWARDED_HEADERS].sort()).toEqual(routerNames.sort());
+  });
+
+  it('subscribes to the music subgraph over graphql-ws on its /graphql, with the caller’s credentials as connectionParams', () => {
+    const entry = (config.transportEntries as Record<string, { options: { subscriptions: { kind: string; location: string; options: { connectionParams: Record<string, string> } } } }>).music;
+    expect(entry.options.subscriptions).toEqual({ kind: 'ws', location: '/graphql', options: { connectionParams: { 'x-api-key': '{context.headers.x-api-key}', authorization: '{context.headers.authorization}' } } });
+    // The subgraph's path in the supergraph the gateway serves.
+    expect(new URL(DEFAULT_ROUTING_URL).pathname).toBe(entry.options.subscriptions.location);
+    expect(loaded.MUSIC_SUBGRAPH).toBe('music');
+    expect(read('router/supergraph.graphql')).toContain('MUSIC @join__graph(name: "music"');
   });
 });

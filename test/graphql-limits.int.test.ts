@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
-import { createTestApp, TestApp } from './app';
+import { createTestApp, GRAPHQL_RESPONSE_JSON, TestApp } from './app';
 import { createAccount } from './factories';
 import { as } from './demo';
 import { doublingFragments } from './support/documents';
@@ -113,7 +113,7 @@ describe('GraphQL documents that used to blow up', () => {
   describe('client mistakes are 4xx with their own code, never a 500', () => {
     it.each(['foo', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('operationName %j naming no operation is a 400 OPERATION_RESOLUTION_FAILURE, run after run', async (name) => {
       for (let run = 0; run < 2; run += 1) {
-        const res = await t.http().post('/graphql').set(as.nora).send({ query: 'query A { __typename } query B { me { id } }', operationName: name });
+        const res = await t.http().post('/graphql').set(as.nora).set(GRAPHQL_RESPONSE_JSON).send({ query: 'query A { __typename } query B { me { id } }', operationName: name });
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ errors: [{ message: `Unknown operation named "${name}".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }], extensions: COST });
       }
@@ -122,10 +122,10 @@ describe('GraphQL documents that used to blow up', () => {
     it('an APQ hash that does not match its query is a 400 PERSISTED_QUERY_HASH_MISMATCH, logged as nothing unexpected', async () => {
       const logged = jest.spyOn(t.deps.logger, 'error');
       try {
-        const res = await t.http().post('/graphql').set(as.nora).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
+        const res = await t.http().post('/graphql').set(as.nora).set(GRAPHQL_RESPONSE_JSON).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ errors: [{ message: 'provided sha does not match query', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } }], extensions: COST });
-        const version = await t.http().post('/graphql').set(as.nora).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } });
+        const version = await t.http().post('/graphql').set(as.nora).set(GRAPHQL_RESPONSE_JSON).send({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } });
         expect(version.status).toBe(400);
         expect(version.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'BAD_REQUEST' } })]);
         expect(logged).not.toHaveBeenCalled();
@@ -156,7 +156,7 @@ describe('GraphQL documents that used to blow up', () => {
     it.each(cases)('%s: the same code and message, no stack logged', async (_name, request) => {
       const logged = jest.spyOn(t.deps.logger, 'error');
       try {
-        const http = await t.http().post('/graphql').set(as.nora).send(request);
+        const http = await t.http().post('/graphql').set(as.nora).set(GRAPHQL_RESPONSE_JSON).send(request);
         expect(http.status).toBe(400);
         const ws = await overWebsocket(request.query, request.variables, request.operationName);
         expect(ws.results).toEqual([]);

@@ -6,7 +6,7 @@ import { initOrm, Orm } from '../src/db/orm';
 import { entities } from '../src/modules';
 import { createDeps } from '../src/deps';
 import { RateLimiter } from '../src/auth/rate-limit';
-import { createTestApp, TestApp } from './app';
+import { createTestApp, GRAPHQL_RESPONSE_JSON, TestApp } from './app';
 import { as } from './demo';
 import { createAccount, createApiKeyFor } from './factories';
 import { RENDER_RUN_SUBSCRIPTION, wsClient } from './support/live';
@@ -138,9 +138,15 @@ describe('request rate limits (real PostgreSQL)', () => {
     expectHeaders(signup, 12, 0);
     expectRateLimited(await bad());
     expectRateLimited(await t.http().post('/api/agents/signup').set('x-forwarded-for', ip).send({ email: 'agent+more@example.test' }));
-    const graph = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').send({ query: ME });
+    const graph = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').set(GRAPHQL_RESPONSE_JSON).send({ query: ME });
     expect(graph.status).toBe(429);
-    expect(graph.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(Number(graph.headers['retry-after'])).toBeGreaterThan(0);
+    expect(graph.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: Number(graph.headers['retry-after']) });
+    // As application/json the same refusal is a 200 (what a gateway passes on), the wait in extensions.
+    const json = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').set('accept', 'application/json').send({ query: ME });
+    expect(json.status).toBe(200);
+    expect(json.headers['retry-after']).toBeUndefined();
+    expect(json.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
     // Probing for routes is no way around it.
     expectRateLimited(await t.http().get('/api/no/such/route').set('x-forwarded-for', ip));
     const unmatched = await t.http().get('/api/no/such/route').set('x-forwarded-for', '203.0.113.11');

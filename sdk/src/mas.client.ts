@@ -80,7 +80,9 @@ export class MasClient {
     const query = typeof document === 'string' ? document : print(document);
     const res = await this.send('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      // GraphQL over HTTP: as application/graphql-response+json an answer without data has its code's
+      // status (429 and 503 with Retry-After, which send() waits out); as application/json it would be 200.
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9' },
       body: JSON.stringify({ query, variables: variables ?? {} }),
     });
     const text = await res.text();

@@ -5,7 +5,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
 import type { AppDeps } from '../deps';
-import { toAppError, toHttpError } from '../http/rest/error-status';
+import { graphqlAnswerStatus, graphqlMediaType, retryAfterSeconds, toAppError, toHttpError } from '../http/rest/error-status';
 import type { Context } from './context';
 import { CompiledExecutionOptions, compiledExecution } from './executor';
 import { depthLimit } from './limits';
@@ -46,6 +46,31 @@ export function subscriptionsOverWebsocketsOnly(): ApolloServerPlugin<Context> {
   };
 }
 
+/**
+ * The HTTP status of every GraphQL answer Apollo sends over HTTP, by GraphQL over HTTP
+ * (graphqlAnswerStatus): 200 for application/json, the code's status for an answer without data as
+ * application/graphql-response+json. `Retry-After` stays only on a refusal (429, 503, 504).
+ */
+export function graphqlHttpStatus(): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response }) {
+          if (!request.http || response.body.kind !== 'single') return;
+          const mediaType = graphqlMediaType(request.http.headers.get('accept'));
+          if (!mediaType) return;
+          const status = graphqlAnswerStatus(mediaType, response.body.singleResult, response.http.status);
+          response.http.status = status;
+          // A 200 is no refusal: the wait is in extensions.retryAfter. A refusal says it as REST does.
+          const retryAfter = response.body.singleResult.errors?.[0]?.extensions?.retryAfter;
+          if (status < 400) response.http.headers.delete('retry-after');
+          else if (typeof retryAfter === 'number') response.http.headers.set('retry-after', String(retryAfter));
+        },
+      };
+    },
+  };
+}
+
 /** Apollo Server over the subgraph schema, with masked internal errors and operation limits. */
 export function createApollo(
   deps: AppDeps,
@@ -80,6 +105,7 @@ export function createApollo(
       variablesDepthPlugin<Context>(deps.config.http.maxDepth),
       subscriptionsOverWebsocketsOnly(),
       ...extraPlugins,
+      graphqlHttpStatus(),
     ],
   });
 }
@@ -101,7 +127,7 @@ function formatKnownError(deps: AppDeps, formatted: GraphQLFormattedError, error
       extensions: {
         code: appError.code,
         ...(appError.details ? { details: appError.details } : {}),
-        ...(appError.retryAfter !== undefined ? { retryAfter: appError.retryAfter } : {}),
+        ...(appError.retryAfter !== undefined ? { retryAfter: retryAfterSeconds(appError) } : {}),
       },
     };
   }
@@ -129,13 +155,22 @@ function apolloRequestErrorCode(error: unknown): string | undefined {
   return error.message === 'provided sha does not match query' ? 'PERSISTED_QUERY_HASH_MISMATCH' : 'BAD_REQUEST';
 }
 
-/** An error raised while building the context (bad credentials) with its HTTP status for Apollo. */
-export function contextError(error: unknown): GraphQLError {
+/**
+ * An error raised while building the context (bad credentials, a spent budget) with the HTTP status
+ * GraphQL over HTTP gives it for the request's Accept header (graphqlAnswerStatus: nothing ran, so
+ * the answer has no data). Apollo answers it without its plugins, so the status is decided here.
+ */
+export function contextError(error: unknown, accept: string | undefined): GraphQLError {
   const http = toHttpError(error);
-  // Apollo reads extensions.http (status, and headers as a Map) to answer with that HTTP status.
+  const appError = toAppError(error);
+  const mediaType = graphqlMediaType(accept) ?? 'application/json';
+  const status = graphqlAnswerStatus(mediaType, { errors: [{ extensions: { code: http.body.code } }] }, http.status);
+  const headers = status >= 400 ? http.headers : {};
+  // Apollo reads extensions.http (status, and headers as a Map) to answer with that HTTP status;
+  // formatGraphQLError finds the AppError (its code, details and retryAfter) through originalError.
   const extensions: Record<string, unknown> = {
     code: http.body.code,
-    http: { status: http.status, headers: new Map(Object.entries(http.headers)) },
+    http: { status, headers: new Map(Object.entries(headers)) },
   };
-  return new GraphQLError(http.body.error, { extensions });
+  return new GraphQLError(http.body.error, { extensions, ...(appError ? { originalError: appError } : {}) });
 }

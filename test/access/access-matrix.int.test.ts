@@ -65,12 +65,14 @@ describe('access matrix', () => {
     expect(Object.keys(cases).filter((k) => !known.has(k))).toEqual([]);
   });
 
-  // A bad credential fails the whole GraphQL request (401); none at all fails each protected field
-  // (UNAUTHENTICATED in errors, HTTP 200), since signupAgent and verifyAgent need none.
+  // A bad credential fails the whole GraphQL request; none at all fails each protected field (since
+  // signupAgent and verifyAgent need none). Either way an answer without data is UNAUTHENTICATED's
+  // one status, 401, as application/graphql-response+json (t.graphql), and 200 as application/json.
   it.each([...CREDENTIAL_CASES])('GraphQL refuses %s', async (name) => {
     const res = await t.graphql('{ me { id } }', {}, credentials[name]);
-    const status = name === 'no credentials' ? 200 : 401;
-    expect({ status: res.status, data: res.body.data?.me ?? null, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status, data: null, code: 'UNAUTHENTICATED' });
+    expect({ status: res.status, data: res.body.data?.me ?? null, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ status: 401, data: null, code: 'UNAUTHENTICATED' });
+    const json = await t.graphql('{ me { id } }', {}, { ...credentials[name], accept: 'application/json' });
+    expect({ status: json.status, code: json.body.errors?.[0]?.extensions?.code }).toEqual({ status: 200, code: 'UNAUTHENTICATED' });
   });
 
   describe.each(routes)('$key', ({ route, key }) => {
@@ -109,9 +111,11 @@ describe('access matrix', () => {
       const res = await t.graphql(req.query, req.variables, { ...credentials[name], ...(req.router ? router : {}) });
       const codes = (res.body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
       if (name === 'no credentials') {
-        // Each protected field fails alone (HTTP 200): nothing resolves, and no error but UNAUTHENTICATED.
+        // Each protected field fails alone: nothing resolves, and no error but UNAUTHENTICATED (401
+        // when nothing of the answer is left, 200 beside data such as an _entities list of nulls).
         const others = codes.filter((c: string) => c !== 'UNAUTHENTICATED');
-        expect({ status: res.status, value: read.pick(res.body.data), others }).toEqual({ status: 200, value: null, others: [] });
+        const status = res.body.data == null ? 401 : 200;
+        expect({ status: res.status, value: read.pick(res.body.data), others }).toEqual({ status, value: null, others: [] });
         return;
       }
       if (isCredentialCase(name)) {
@@ -151,7 +155,7 @@ describe('access matrix', () => {
       const social = await t.http().post(`/api/artists/${scratch.artistId}/socials`).set(credentials[name])
         .send({ profile_url: rows.profileUrl, username: 'overwritten', bio: 'overwritten', avatar: 'https://evil.example.test/a.png', follower_count: 0 });
       if (isCredentialCase(name)) {
-        expect({ graphql: res401(song), rest: social.status }).toEqual({ graphql: name === 'no credentials' ? 'UNAUTHENTICATED' : 401, rest: 401 });
+        expect({ graphql: res401(song), code: song.body.errors?.[0]?.extensions?.code, rest: social.status }).toEqual({ graphql: 401, code: 'UNAUTHENTICATED', rest: 401 });
       } else {
         expect({ graphql: song.body.errors, posted: song.body.data?.addCatalogSongs, rest: social.status }).toEqual({
           graphql: undefined,
