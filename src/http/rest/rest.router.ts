@@ -27,7 +27,8 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
   afterBody(res.req, res, limit ? limitBytes(limit) : Infinity, (tooLarge) => {
     if (res.headersSent) return;
     const answer = tooLarge && limit ? toHttpError(payloadTooLarge(limit)) : error;
-    res.status(answer.status).set(answer.headers).json(answer.body);
+    // An error is about this request only: never kept by any cache (README: HTTP caching).
+    res.status(answer.status).set(answer.headers).set('cache-control', 'no-store').json(answer.body);
   });
 }
 
