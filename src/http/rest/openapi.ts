@@ -120,6 +120,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   const schemas: Record<string, Schema> = {};
   // sofa's components: the input types request bodies refer to (its answer components are not referred to).
   Object.assign(schemas, generated.components.schemas, answers);
+  // Input objects are closed, in the body as in the graph: an unknown member is a 400 naming it.
+  for (const [name, component] of Object.entries(schemas)) {
+    if (isInputObjectType(schema.getType(name))) schemas[name] = { ...component, additionalProperties: false } as Schema;
+  }
   schemas[ERROR_SCHEMA] = errorSchema();
 
   const tags = [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name }));
@@ -132,6 +136,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
         'REST face of the music agent service; the same operations are served as GraphQL at /graphql.',
         'Every route except the public ones needs exactly one credential: the `x-api-key` header or `Authorization: Bearer <JWT>` (both at once is a 401).',
         'Every failure answers `{ status: "error", error, code, details? }` with the status of its code.',
+        'Input is closed: a query parameter or body member (at any depth) that an operation does not document is a 400 `BAD_USER_INPUT` naming it in `details`.',
       ].join('\n\n'),
     },
     servers: [{ url: '/' }],
@@ -212,7 +217,8 @@ function operationFor(
             required: bodyRequired.length > 0,
             content: {
               'application/json': {
-                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+                // A member the operation does not take is a 400 naming it (src/http/rest/inputs.ts).
+                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false },
                 ...(route.example ? { example: route.example } : {}),
               },
             },
