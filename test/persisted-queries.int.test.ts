@@ -59,6 +59,13 @@ describe('automatic persisted queries shared by every instance (PostgreSQL)', ()
     expect(get.headers.vary).toMatch(/Authorization/);
     expect(get.headers.vary).toMatch(/x-api-key/);
     expect(get.headers.vary).toMatch(/Accept/);
+    // A credential header is itself a preflighted header: no Apollo CSRF header is needed with one.
+    const plain = await onB().get('/graphql').query({ extensions: JSON.stringify(apq(hash)) }).set(as.nora);
+    expect(plain.status).toBe(200);
+    // Without credentials or a preflighted header, Apollo's CSRF prevention still refuses a GET.
+    const simple = await onB().get('/graphql').query({ extensions: JSON.stringify(apq(hash)) });
+    expect(simple.status).toBe(400);
+    expect(simple.headers['cache-control']).toBe('no-store');
   });
 
   it('a GET of the caller\'s own data is private, no-cache; of runs (signed links) no-store', async () => {
@@ -118,7 +125,7 @@ describe('automatic persisted queries shared by every instance (PostgreSQL)', ()
       const s = store();
       const queries = docs(5, 'Entries');
       for (const q of queries) await s.set(`apq:${sha(q)}`, q);
-      const kept = (await t.orm.em.getConnection().execute('select hash from persisted_queries')).map((r: { hash: string }) => r.hash).sort();
+      const kept = (await t.orm.em.getConnection().execute<{ hash: string }[]>('select hash from persisted_queries')).map((r) => r.hash).sort();
       expect(kept).toEqual(queries.slice(2).map(sha).sort());
       expect(await s.get(`apq:${sha(queries[0]!)}`)).toBeUndefined();
       expect(await s.get(`apq:${sha(queries[4]!)}`)).toBe(queries[4]);

@@ -6,15 +6,9 @@ import { DEMO } from '../src/db/seeders/demo.data';
 import { DEMO_RESEARCH } from '../src/db/seeders/research.seed';
 import { createTestApp, TestApp } from './app';
 import { as } from './demo';
-import { PARAMS, ROUTES } from './openapi/examples';
-import { asQueryValue, sampleObject, sampleValue } from './openapi/requests';
+import { validRequest } from './support/route-requests';
 
 type Json = Record<string, unknown>;
-interface Operation {
-  parameters?: { name: string; in: string; required?: boolean; schema: Json }[];
-  requestBody?: { content: { 'application/json': { schema: Json } } };
-  security: unknown[];
-}
 
 const routes = routeTable(operations);
 
@@ -37,25 +31,6 @@ async function snapshot(t: TestApp): Promise<Record<string, string>> {
     digests[name] = result!.digest ?? '';
   }
   return digests;
-}
-
-/** A request each route would serve (the OpenAPI suite's examples), for the method and path given. */
-async function validRequest(t: TestApp, doc: OpenApiDocument, method: string, path: string) {
-  const op = (doc.paths[path] as Record<string, unknown>)[method.toLowerCase()] as Operation;
-  const key = `${method} ${path}`;
-  const given = ROUTES[key] ?? {};
-  const prepared = given.prepare ? await given.prepare(() => t.http()) : {};
-  const example = { ...given, ...prepared, params: { ...given.params, ...prepared.params } };
-  let url = path;
-  const query: Record<string, string> = {};
-  for (const param of op.parameters ?? []) {
-    if (param.in === 'path') url = url.replace(`{${param.name}}`, encodeURIComponent(example.params?.[param.name] ?? PARAMS[param.name]!));
-    else if (param.in === 'query' && (param.required || example.query?.[param.name] !== undefined)) {
-      query[param.name] = example.query?.[param.name] ?? asQueryValue(sampleValue(doc, param.schema));
-    }
-  }
-  const body = op.requestBody ? (example.body ?? sampleObject(doc, op.requestBody.content['application/json'].schema)) : undefined;
-  return { url, query, body, credentials: op.security.length ? (example.as ?? as.nora) : {}, bodyProperties: op.requestBody?.content['application/json'].schema };
 }
 
 describe('REST input is as strict as the graph: an unknown member is a 400 naming it', () => {
@@ -91,6 +66,31 @@ describe('REST input is as strict as the graph: an unknown member is a 400 namin
     expect(res.status).toBe(200);
     const songs = await validRequest(t, doc, 'GET', '/api/catalogs/songs');
     expect((await t.http().get(songs.url).query(songs.query).set(songs.credentials)).status).toBe(200);
+  });
+
+  it('the OpenAPI document says so: every request body object is additionalProperties: false, but free-form render props', () => {
+    const open: string[] = [];
+    let closed = 0;
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Json;
+      if (schema.properties) {
+        if (schema.additionalProperties === false) closed++;
+        else open.push(at);
+        for (const [name, member] of Object.entries(schema.properties as Json)) walk(member, `${at}.${name}`);
+      }
+      if (schema.items) walk(schema.items, `${at}[]`);
+      if (typeof schema.$ref === 'string') walk(doc.components.schemas[schema.$ref.split('/').pop()!], at);
+    };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, { requestBody?: { content: Record<string, { schema: Json }> } }>)) {
+        if (op.requestBody) walk(op.requestBody.content['application/json']!.schema, `${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(open).toEqual([]);
+    expect(closed).toBeGreaterThan(20);
+    const props = (doc.paths['/api/video/render'] as Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, Json> } }> } }>).post!.requestBody.content['application/json']!.schema.properties.inputProps!;
+    expect(props.additionalProperties).toEqual({});
   });
 
   it("a typo'd width on a render is refused, not rendered at 720 pixels", async () => {

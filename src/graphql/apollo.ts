@@ -70,6 +70,9 @@ export function createApollo(
     // main.ts owns shutdown: drain, then close the pool, then stop PostgreSQL.
     stopOnTerminationSignals: false,
     validationRules: [depthLimit(deps.config.graphql.maxDepth)],
+    // CSRF prevention lets a GET through when it carries a header no page can send without a CORS
+    // preflight: Apollo's own two, or either credential (neither is CORS-safelisted, and credentials are never cookies).
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'x-api-key', 'authorization'] },
     // APQ: one store for every instance (PostgreSQL, an LRU in front), so a hash registered on one is found on all.
     persistedQueries: { cache: persistedQueries },
     parseOptions: { maxTokens: deps.config.graphql.maxTokens },

@@ -122,7 +122,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   Object.assign(schemas, generated.components.schemas, answers);
   // Input objects are closed, in the body as in the graph: an unknown member is a 400 naming it.
   for (const [name, component] of Object.entries(schemas)) {
-    if (isInputObjectType(schema.getType(name))) schemas[name] = { ...component, additionalProperties: false } as Schema;
+    if (isInputObjectType(schema.getType(name))) schemas[name] = closedObjects(component as JsonObject) as Schema;
   }
   schemas[ERROR_SCHEMA] = errorSchema();
 
@@ -217,8 +217,8 @@ function operationFor(
             required: bodyRequired.length > 0,
             content: {
               'application/json': {
-                // A member the operation does not take is a 400 naming it (src/http/rest/inputs.ts).
-                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false },
+                // A member the operation does not take is a 400 naming it (src/http/rest/inputs.ts), at any depth.
+                schema: closedObjects({ type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) }),
                 ...(route.example ? { example: route.example } : {}),
               },
             },
@@ -311,6 +311,26 @@ function inputSchema(type: GraphQLInputType, scalars: Record<string, JsonObject>
 }
 
 const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A copy of an input schema whose objects with declared properties admit no others (REST input is
+ * closed: src/http/rest/inputs.ts). An object that says what its other members may be (a render's
+ * `inputProps`, free-form here and checked by its composition's own schema) keeps saying so.
+ */
+function closedObjects(node: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonObject>).map(([name, member]) => [name, closedObjects(member)]));
+    } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = closedObjects(value as JsonObject);
+    } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+      out[key] = (value as JsonObject[]).map(closedObjects);
+    } else out[key] = value;
+  }
+  if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
 
 const PRIMITIVES: Record<string, JsonObject> = {
   Int: { type: 'integer', format: 'int32' },
