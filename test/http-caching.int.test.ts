@@ -89,6 +89,7 @@ describe('Cache-Control and Vary on every GET answer', () => {
     ['/api/no-such-route', 404, 'no-store'],
     ['/no-such-page', 404, 'no-store'],
     ['/dashboard/assets/none.js', 404, 'no-store'],
+    ['/media/renders/00000000-0000-4000-8000-000000000000.mp4?expires=1&signature=x', 403, 'no-store'],
   ])('GET %s: %d with %s, varying on the credentials', async (path, status, cache) => {
     const res = await t.http().get(path);
     expect(res.status).toBe(status);
