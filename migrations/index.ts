@@ -13,6 +13,7 @@ import { Migration20261123140000_ArtistResearch } from './Migration2026112314000
 import { Migration20261123150000_Settings } from './Migration20261123150000_Settings';
 import { Migration20261124100000_ViewerChanges } from './Migration20261124100000_ViewerChanges';
 import { Migration20261126100000_MembershipLifecycle } from './Migration20261126100000_MembershipLifecycle';
+import { Migration20261126120000_PersistedQueries } from './Migration20261126120000_PersistedQueries';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123150000_Settings', class: Migration20261123150000_Settings },
   { name: 'Migration20261124100000_ViewerChanges', class: Migration20261124100000_ViewerChanges },
   { name: 'Migration20261126100000_MembershipLifecycle', class: Migration20261126100000_MembershipLifecycle },
+  { name: 'Migration20261126120000_PersistedQueries', class: Migration20261126120000_PersistedQueries },
 ];

@@ -32,6 +32,7 @@ import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
 import { answerConnect, requestEdge } from './http/body';
+import { httpCaching } from './http/caching';
 
 export interface App {
   express: express.Express;
@@ -58,6 +59,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   answerConnect(server, app);
   app.disable('x-powered-by');
   app.use(securityHeaders());
+  // GET answers vary with the credentials and are no-store unless their route says otherwise (src/http/caching.ts).
+  app.use(httpCaching());
   // Which proxies may set X-Forwarded-For: client IPs feed the per-IP signup limit.
   app.set('trust proxy', deps.config.http.trustProxy);
 
@@ -109,8 +112,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/graphql';
-      // GET from a browser is the GraphiQL page: its CSP, not the data one.
-      if (req.method === 'GET') res.setHeader('content-security-policy', DOCS_CSP);
+      // GET from a browser is the GraphiQL page: its CSP, not the data one; which one it gets depends on Accept.
+      if (req.method === 'GET') {
+        res.setHeader('content-security-policy', DOCS_CSP);
+        res.vary('Accept');
+      }
       next();
     },
     // A POST body must say it is JSON (GraphQL over HTTP: application/json): anything else is a 415, as on REST.

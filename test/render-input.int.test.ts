@@ -85,7 +85,7 @@ describe('render requests and runs without a worker (real PostgreSQL)', () => {
     expect(unknown.body.error).toContain('Known compositions: social-post, lyric-video, title-card');
     const badProps = await render({ compositionId: 'social-post', inputProps: { caption: '', backgroundColor: 'blue', extra: 1 } });
     expect(badProps.status).toBe(400);
-    expect(badProps.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['inputProps', 'inputProps.backgroundColor', 'inputProps.caption']);
+    expect(badProps.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['inputProps.backgroundColor', 'inputProps.caption', 'inputProps.extra']);
     expect(badProps.body.error).toContain('Known compositions');
     const late = await render({ compositionId: 'lyric-video', durationInFrames: 10, inputProps: { lines: [{ text: 'a', startFrame: 0, endFrame: 11 }] } });
     expect(late.status).toBe(400);

@@ -3,15 +3,17 @@ import { FieldProblem, invalidInput } from './errors';
 
 /** Formats zod issues as the `details` of a 400: one entry per invalid or missing field. */
 export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     // Same notation as the REST input check: songs[0].isrc
-    const field =
-      issue.path.reduce<string>(
-        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
-        prefix,
-      ) || 'body';
-    return { field, message: issue.message };
+    const field = fieldPath(issue.path, prefix);
+    // A strict object's unknown keys: each named as its own field, as the REST input check names them.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: fieldPath([...issue.path, key], prefix), message: 'is not a known field' }));
+    return [{ field, message: issue.message }];
   });
+}
+
+function fieldPath(path: readonly PropertyKey[], prefix: string): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), prefix) || 'body';
 }
 
 /** Parses input with a zod schema; a failure is a BAD_USER_INPUT naming every bad field. */

@@ -116,6 +116,15 @@ describe('GRAPHQL_INTROSPECTION and GRAPHQL_MAX_RESPONSE_BYTES', () => {
     expect(loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: '0' }).graphql.maxResponseBytes).toBe(0);
     for (const bad of ['-1', 'big', '1.5']) expect(() => loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: bad })).toThrow(/GRAPHQL_MAX_RESPONSE_BYTES/);
   });
+
+  it('keeps persisted queries a day, 64 KiB each, 10000 and 64 MiB in all, 8 MiB in memory; refuses bounds that make no sense', () => {
+    expect(loadConfig({}).graphql.apq).toEqual({ ttlS: 86_400, maxDocumentBytes: 65_536, maxEntries: 10_000, maxBytes: 64 * 1024 * 1024, memoryBytes: 8 * 1024 * 1024 });
+    expect(loadConfig({ GRAPHQL_APQ_TTL_S: '600', GRAPHQL_APQ_MEMORY_BYTES: '0' }).graphql.apq).toMatchObject({ ttlS: 600, memoryBytes: 0 });
+    for (const [name, bad] of [['GRAPHQL_APQ_TTL_S', '0'], ['GRAPHQL_APQ_MAX_ENTRIES', '0'], ['GRAPHQL_APQ_MAX_DOCUMENT_BYTES', 'big'], ['GRAPHQL_APQ_MAX_BYTES', '-1']] as const) {
+      expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+    }
+    expect(() => loadConfig({ GRAPHQL_APQ_MAX_DOCUMENT_BYTES: '65536', GRAPHQL_APQ_MAX_BYTES: '4096' })).toThrow(/GRAPHQL_APQ_MAX_DOCUMENT_BYTES: must not be more than GRAPHQL_APQ_MAX_BYTES/);
+  });
 });
 
 describe('TRUST_PROXY', () => {

@@ -90,6 +90,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
   GRAPHQL_COMPILE_AFTER: int(1, 0, 1_000_000),
   GRAPHQL_COMPILED_MAX: int(250, 0, 100_000),
+  // Automatic persisted queries (issue 27): one store in PostgreSQL shared by every instance, bounded and expiring.
+  GRAPHQL_APQ_TTL_S: int(86_400, 60, 30 * 86_400),
+  GRAPHQL_APQ_MAX_DOCUMENT_BYTES: int(65_536, 1024, 16 * 1024 * 1024),
+  GRAPHQL_APQ_MAX_ENTRIES: int(10_000, 1, 10_000_000),
+  GRAPHQL_APQ_MAX_BYTES: int(64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+  GRAPHQL_APQ_MEMORY_BYTES: int(8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
@@ -203,6 +209,9 @@ const envSchema = z.object({
   if (e.DATABASE_LISTEN_URL && !e.DATABASE_URL) {
     ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (unset, the embedded PostgreSQL is used for everything)' });
   }
+  if (e.GRAPHQL_APQ_MAX_DOCUMENT_BYTES > e.GRAPHQL_APQ_MAX_BYTES) {
+    ctx.addIssue({ code: 'custom', path: ['GRAPHQL_APQ_MAX_DOCUMENT_BYTES'], message: 'must not be more than GRAPHQL_APQ_MAX_BYTES' });
+  }
   if (e.S3_PUBLIC_ENDPOINT && !e.RENDER_STORAGE) {
     ctx.addIssue({ code: 'custom', path: ['S3_PUBLIC_ENDPOINT'], message: 'is only used with RENDER_STORAGE=s3://…' });
   }
@@ -314,6 +323,19 @@ export interface Config {
     compileAfter: number;
     /** Documents whose compiled operations are kept (least recently run dropped first); 0: none compiled. */
     compiledMax: number;
+    /** Automatic persisted queries: the store shared by every instance (src/graphql/persisted-queries.ts). */
+    apq: {
+      /** How long a registered document is kept, from its (last) registration (GRAPHQL_APQ_TTL_S). */
+      ttlS: number;
+      /** Largest document stored, in bytes of UTF-8 (GRAPHQL_APQ_MAX_DOCUMENT_BYTES); a larger one runs but is not kept. */
+      maxDocumentBytes: number;
+      /** Most documents kept by all instances together (GRAPHQL_APQ_MAX_ENTRIES); the oldest registrations go first. */
+      maxEntries: number;
+      /** Most bytes of documents kept by all instances together (GRAPHQL_APQ_MAX_BYTES). */
+      maxBytes: number;
+      /** Bytes of documents one instance keeps in memory in front of the table (GRAPHQL_APQ_MEMORY_BYTES); 0: none. */
+      memoryBytes: number;
+    };
   };
   http: {
     bodyLimit: string;
@@ -475,7 +497,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       artistsPerSong: e.CATALOG_MAX_ARTISTS_PER_SONG,
       rosterArtists: e.ROSTER_MAX_ARTISTS,
     },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX,
+      apq: { ttlS: e.GRAPHQL_APQ_TTL_S, maxDocumentBytes: e.GRAPHQL_APQ_MAX_DOCUMENT_BYTES, maxEntries: e.GRAPHQL_APQ_MAX_ENTRIES, maxBytes: e.GRAPHQL_APQ_MAX_BYTES, memoryBytes: e.GRAPHQL_APQ_MEMORY_BYTES } },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,

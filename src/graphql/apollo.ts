@@ -12,6 +12,8 @@ import { depthLimit } from './limits';
 import { variablesDepthPlugin } from './input-guard';
 import { stripSuggestions } from './introspection';
 import { graphiqlPage } from '../http/docs/pages';
+import { PersistedQueryStore, persistedQueriesPlugin } from './persisted-queries';
+import { httpCachingPlugin } from './http-caching';
 
 /** Apollo's landing page hook, answering browsers with the offline GraphiQL page. */
 export function graphiqlLandingPage(): ApolloServerPlugin<Context> {
@@ -79,6 +81,7 @@ export function createApollo(
   extraPlugins: ApolloServerPlugin<Context>[] = [],
   observe: Pick<CompiledExecutionOptions, 'onRun' | 'onCompile'> = {},
 ) {
+  const persistedQueries = new PersistedQueryStore(deps.orm, deps.config.graphql.apq, deps.logger);
   return new ApolloServer<Context>({
     // Apollo's pipeline (parse, validate, plugins, error formatting) over an executor that runs compiled operations.
     gateway: compiledExecution(schema, {
@@ -92,6 +95,11 @@ export function createApollo(
     // main.ts owns shutdown: drain, then close the pool, then stop PostgreSQL.
     stopOnTerminationSignals: false,
     validationRules: [depthLimit(deps.config.graphql.maxDepth)],
+    // CSRF prevention lets a GET through when it carries a header no page can send without a CORS
+    // preflight: Apollo's own two, or either credential (neither is CORS-safelisted, and credentials are never cookies).
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'x-api-key', 'authorization'] },
+    // APQ: one store for every instance (PostgreSQL, an LRU in front), so a hash registered on one is found on all.
+    persistedQueries: { cache: persistedQueries },
     parseOptions: { maxTokens: deps.config.graphql.maxTokens },
     formatError: (formatted, error) => formatGraphQLError(deps, formatted, error),
     plugins: [
@@ -104,6 +112,8 @@ export function createApollo(
       ApolloServerPluginInlineTraceDisabled(),
       variablesDepthPlugin<Context>(deps.config.http.maxDepth),
       subscriptionsOverWebsocketsOnly(),
+      persistedQueriesPlugin<Context>(persistedQueries),
+      httpCachingPlugin<Context>(),
       ...extraPlugins,
       graphqlHttpStatus(),
     ],

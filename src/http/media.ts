@@ -44,7 +44,6 @@ export function renderFilesRouter(deps: AppDeps, lookup: RenderFileLookup): Rout
       if (!stat) throw await missingFile(deps, lookup, match[1]);
       res.setHeader('content-type', MIME[match[2]]);
       res.setHeader('accept-ranges', 'bytes');
-      res.setHeader('cache-control', 'private, max-age=300');
       let range: { start: number; end: number } | undefined;
       const header = req.headers.range;
       if (header) {
@@ -63,6 +62,8 @@ export function renderFilesRouter(deps: AppDeps, lookup: RenderFileLookup): Rout
         range = { start, end };
         res.status(206).setHeader('content-range', `bytes ${start}-${end}/${stat.bytes}`);
       }
+      // The video itself may be kept a while by the one holding the link (errors, the 416 above included, stay no-store).
+      res.setHeader('cache-control', 'private, max-age=300');
       res.setHeader('content-length', String(range ? range.end - range.start + 1 : stat.bytes));
       const stream = storage.read(key, range);
       stream.on('error', (error) => {

@@ -2,8 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, TestApp } from '../app';
 import { createAccount } from '../factories';
 import { bearer, JwtIssuer, startJwtIssuer } from '../jwt';
+import type { GraphQLSchema } from 'graphql';
 import { routeTable } from '../../src/http/rest/routes';
-import { operations } from '../../src/modules';
+import type { RestRoute } from '../../src/http/rest/route';
+import { restFields } from '../../src/http/rest/documents';
+import { operationField } from '../../src/http/rest/inputs';
+import { buildPlainSchema } from '../../src/graphql/schema';
+import { operations, resolvers } from '../../src/modules';
 import { router } from '../demo';
 import { ownerOf, reaches, READS, rowsOf, scratchOf } from './graphql-reach';
 import { AccessRequest, ACCOUNT_CASES, CaseName, CREDENTIAL_CASES, expectedStatus, loadCases, Situation } from './registry';
@@ -14,6 +19,10 @@ import { buildWorld, World } from './world';
  * registry expects. Cases live in test/access/<module>.cases.ts; see registry.ts for the format.
  */
 const routes = routeTable(operations).map((route) => ({ route, key: `${route.method} /api${route.path}` }));
+let schema: GraphQLSchema;
+/** The query or body members a route takes (its operation's fields, and the keys it refuses with a message of their own). */
+const takenBy = (route: RestRoute) =>
+  new Set([...restFields(operationField(schema, route.operation)).fields.map((f) => f.name), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
 const cases = loadCases();
 const allCases: CaseName[] = [...CREDENTIAL_CASES, ...ACCOUNT_CASES];
 
@@ -25,6 +34,7 @@ describe('access matrix', () => {
   const shared = new Map<string, Promise<unknown>>();
 
   beforeAll(async () => {
+    schema = await buildPlainSchema({ resolvers });
     idp = await startJwtIssuer();
     // Generous limits: the matrix checks who may act, not how often (the limits have their own tests).
     t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000', RENDER_MAX_ACTIVE_PER_ACCOUNT: '1000' } });
@@ -81,20 +91,32 @@ describe('access matrix', () => {
       if (!entry) throw new Error(`no access cases for ${key}: add them in test/access/<module>.cases.ts`);
       const situation = situationFor(name);
       const built: AccessRequest = (await entry.request?.(situation)) ?? {};
-      const query = { ...built.query };
-      let body = built.body ? { ...built.body } : undefined;
-      if (!entry.placesIds) {
-        const extra: Record<string, string> = {};
-        if (situation.accountId) extra.account_id = situation.accountId;
-        if (name === 'non-member organization_id') extra.organization_id = situation.organizationId;
-        if (route.method === 'GET' || route.method === 'DELETE') Object.assign(query, extra);
-        else body = { ...body, ...extra };
-      }
       const path = built.path ?? `/api${route.path}`;
       if (path.includes('/:')) throw new Error(`${key}: request() must return a concrete path`);
-      let req = t.http()[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path).set(credentials[name]).query(query);
-      if (route.method !== 'GET') req = req.send(body ?? {});
-      const res = await req;
+      const send = (extra: Record<string, string>) => {
+        const query = { ...built.query };
+        let body = built.body ? { ...built.body } : undefined;
+        if (route.method === 'GET' || route.method === 'DELETE') Object.assign(query, extra);
+        else body = { ...body, ...extra };
+        const req = t.http()[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path).set(credentials[name]).query(query);
+        return route.method === 'GET' ? req : req.send(body ?? {});
+      };
+      const extra: Record<string, string> = {};
+      if (!entry.placesIds) {
+        if (situation.accountId) extra.account_id = situation.accountId;
+        if (name === 'non-member organization_id') extra.organization_id = situation.organizationId;
+      }
+      // A route that does not take account_id / organization_id refuses them (a 400 naming them, before
+      // any access check): the case then runs without them, as the caller's own request.
+      const taken = takenBy(route);
+      const untaken = Object.keys(extra).filter((k) => !taken.has(k));
+      if (untaken.length) {
+        const refused = await send(extra);
+        const named = ((refused.body?.details ?? []) as { field: string }[]).map((d) => d.field);
+        expect({ status: refused.status, named: untaken.filter((k) => named.includes(k)) }).toEqual({ status: 400, named: untaken });
+        for (const k of untaken) delete extra[k];
+      }
+      const res = await send(extra);
       const expected = expectedStatus(entry, Boolean(route.public), name);
       expect({ status: res.status, code: res.body?.code }).toEqual({ status: expected, code: expected >= 400 ? codeFor(expected) : undefined });
     });

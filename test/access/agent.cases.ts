@@ -14,7 +14,7 @@ async function newTemplateOfAlice(s: Situation): Promise<string> {
 const templateOfAlice = (s: Situation) => s.once('agent:template:alice', () => newTemplateOfAlice(s));
 
 /**
- * Templates are personal (decisions §6): they take no account_id (an unknown key, ignored), and the
+ * Templates are personal (decisions §6): they take no account_id (an unknown key: refused, and the case runs without it), and the
  * admin organization adds nothing: Dave sees Alice's public template but is not its owner (403).
  */
 const ownerOnly = { 'admin account_id': 403 } as const;

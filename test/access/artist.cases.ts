@@ -41,7 +41,7 @@ export const cases: AccessCases = {
   },
   // The roster honours both filters (decisions §3).
   'GET /api/artists': { accountId: true, organizationId: true },
-  // {name, organization_id?}: no account_id (the harness's one is an unknown key, ignored);
+  // {name, organization_id?}: no account_id (the harness's one is an unknown key: refused, and the case runs without it);
   // organization_id must be an organization the caller belongs to.
   'POST /api/artists': { organizationId: true, request: (s) => ({ body: { name: `Matrix New Artist ${s.unique}` } }) },
 };

@@ -33,7 +33,8 @@
  * - placesIds: true when request() itself puts `s.accountId` / `s.organizationId` where the route
  *   takes them (a path segment, a nested body). Otherwise the harness adds `account_id` (the
  *   same-org, other-org and admin cases) and `organization_id` (the non-member case) to the query
- *   (GET, DELETE) or the JSON body.
+ *   (GET, DELETE) or the JSON body. A route that does not take one of them must refuse it (400
+ *   naming it, checked first); the case's expected status is then that of the request without it.
  * - expect: per-case overrides, e.g. `{ 'other-org account_id': 400 }`.
  *
  * Credential cases expect 401 on every route except `public: true` ones, which ignore credentials

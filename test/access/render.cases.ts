@@ -22,7 +22,7 @@ async function queuedRunOf(s: Situation): Promise<string> {
 
 export const cases: AccessCases = {
   // Enqueues a real (tiny) job; no worker runs in the matrix, so it stays QUEUED. The run is the
-  // caller's own: no account_id (an unknown key, ignored).
+  // caller's own: no account_id (an unknown key: refused, and the case runs without it).
   'POST /api/video/render': {
     request: () => ({ body: { compositionId: 'title-card', inputProps: { title: 'Matrix' }, width: 16, height: 16, fps: 1, durationInFrames: 1 } }),
   },

@@ -3,7 +3,7 @@ import type { AccessCases } from './registry';
 
 /**
  * Research answers are public provider data shared by every account (no account_id or
- * organization_id: unknown keys, ignored), but every route needs credentials. The test app seeds
+ * organization_id: unknown keys, refused; the cases run without them), but every route needs credentials. The test app seeds
  * the demo data, so these requests are answered from stored data without any provider.
  */
 const artist = DEMO_RESEARCH.artists[0];

@@ -16,7 +16,7 @@ const aliceChat = (s: Situation) =>
 
 /**
  * Sessions are private to their account, admins included (decisions §6): they take no account_id
- * (an unknown key, ignored), and Dave asking for Alice's session gets a 404, as for a missing one.
+ * (an unknown key: refused, and the case runs without it), and Dave asking for Alice's session gets a 404, as for a missing one.
  */
 const privateToAlice = { 'admin account_id': 404 } as const;
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AppError } from '../../common/errors';
 import { toHttpError } from '../rest/error-status';
 import { sendError } from '../rest/rest.router';
+import { PUBLIC_PAGE } from '../caching';
 import { Asset, packageDir } from '../docs/assets';
 import { DASHBOARD_CSP, dashboardPage, landingPage } from './dashboard.page';
 
@@ -36,17 +37,19 @@ export function dashboardRouter(): express.Router {
   const page = dashboardPage();
   const landing = landingPage();
   router.get('/', (req: Request, res: Response, next) => {
+    // A browser is sent on, an API client gets JSON: the answer depends on Accept.
+    res.vary('Accept');
     if (req.accepts(['json', 'html']) !== 'html') return next();
     res.locals.route = '/';
     res.redirect(302, '/welcome');
   });
   router.get('/welcome', (_req, res) => {
     res.locals.route = '/welcome';
-    res.type('text/html; charset=utf-8').set('content-security-policy', DASHBOARD_CSP).send(landing);
+    res.type('text/html; charset=utf-8').set('content-security-policy', DASHBOARD_CSP).set('cache-control', PUBLIC_PAGE).send(landing);
   });
   router.get(['/dashboard', '/dashboard/'], (_req, res) => {
     res.locals.route = '/dashboard';
-    res.type('text/html; charset=utf-8').set('content-security-policy', DASHBOARD_CSP).send(page);
+    res.type('text/html; charset=utf-8').set('content-security-policy', DASHBOARD_CSP).set('cache-control', PUBLIC_PAGE).send(page);
   });
   router.get('/dashboard/assets/:name', (req: Request, res: Response, next) => {
     const asset = assets[String(req.params.name)];

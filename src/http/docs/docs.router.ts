@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '../rest/openapi';
 import { AppError } from '../../common/errors';
 import { toHttpError } from '../rest/error-status';
 import { sendError } from '../rest/rest.router';
+import { PUBLIC_PAGE } from '../caching';
 import { Asset, graphiqlAssets, swaggerAssets } from './assets';
 import { DOCS_CSP, GRAPHIQL_INIT, SWAGGER_INIT, swaggerPage } from './pages';
 
@@ -37,7 +38,7 @@ export function docsRouter(openapi: OpenApiDocument): express.Router {
   const body = JSON.stringify(openapi);
   router.get('/api/openapi.json', (_req, res) => {
     res.locals.route = '/api/openapi.json';
-    res.type('application/json; charset=utf-8').set('access-control-allow-origin', '*').send(body);
+    res.type('application/json; charset=utf-8').set('access-control-allow-origin', '*').set('cache-control', PUBLIC_PAGE).send(body);
   });
   // Browsers ask every origin for /favicon.ico; Swagger UI's own icon (a PNG, which browsers accept there) answers it.
   const icon = swaggerAssets()['favicon-32x32.png'];
@@ -47,16 +48,16 @@ export function docsRouter(openapi: OpenApiDocument): express.Router {
   });
   router.get(['/api/docs', '/api/docs/'], (_req, res) => {
     res.locals.route = '/api/docs';
-    res.type('text/html; charset=utf-8').set('content-security-policy', DOCS_CSP).send(swaggerPage());
+    res.type('text/html; charset=utf-8').set('content-security-policy', DOCS_CSP).set('cache-control', PUBLIC_PAGE).send(swaggerPage());
   });
   router.get('/api/docs/init.js', (_req, res) => {
     res.locals.route = '/api/docs';
-    res.type('text/javascript; charset=utf-8').send(SWAGGER_INIT);
+    res.type('text/javascript; charset=utf-8').set('cache-control', PUBLIC_PAGE).send(SWAGGER_INIT);
   });
   router.use('/api/docs/assets', serveAssets(swaggerAssets(), '/api/docs/assets'));
   router.get('/graphql/assets/init.js', (_req, res) => {
     res.locals.route = '/graphql/assets';
-    res.type('text/javascript; charset=utf-8').send(GRAPHIQL_INIT);
+    res.type('text/javascript; charset=utf-8').set('cache-control', PUBLIC_PAGE).send(GRAPHIQL_INIT);
   });
   router.use('/graphql/assets', serveAssets(graphiqlAssets(), '/graphql/assets'));
   // Anything else below the asset folders is absent (not a GraphQL request, not a REST route).

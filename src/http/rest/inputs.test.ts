@@ -65,4 +65,24 @@ describe('parseRestInput', () => {
     expect(problems(keys, args, { query: { account_id: 'x' }, body: { name: 'a' } })).toEqual([{ field: 'account_id', message: 'must not be sent' }]);
     expect(problems(keys, args, { body: { name: 'a' } })).toEqual([]);
   });
+
+  it('refuses query parameters and body members the operation does not take, naming each', () => {
+    const args = [arg('id', new GraphQLNonNull(GraphQLString)), arg('width', GraphQLInt)];
+    expect(problems(put, args, { params: { id: 'a1' }, body: { widht: 1080 } })).toEqual([{ field: 'widht', message: 'is not a known field' }]);
+    expect(problems(put, args, { params: { id: 'a1' }, query: { widht: '1080' } })).toEqual([{ field: 'widht', message: 'is not a known query parameter' }]);
+    // Empty is still named: a typo'd flag with no value is not silently dropped.
+    expect(problems(get, args.slice(1), { query: { widht: '' } })).toEqual([{ field: 'widht', message: 'is not a known query parameter' }]);
+    // A path parameter's copy in the body or query would be ignored: refused, not trusted.
+    expect(problems(put, args, { params: { id: 'a1' }, body: { id: 'b2' } })).toEqual([{ field: 'id', message: 'is given in the path, not the body' }]);
+    expect(problems(put, args, { params: { id: 'a1' }, query: { id: 'b2' } })).toEqual([{ field: 'id', message: 'is given in the path, not the query' }]);
+    // Named once, even when sent in both places.
+    expect(problems(put, args, { params: { id: 'a1' }, query: { x: '1' }, body: { x: 1 } })).toEqual([{ field: 'x', message: 'is not a known query parameter' }]);
+    expect(problems(put, args, { params: { id: 'a1' }, query: { width: '20' }, body: { width: 30 } })).toEqual([]);
+  });
+
+  it('keeps the messages of refused and required keys', () => {
+    const route: RestRoute = { ...put, refusedFields: { account_id: 'must not be sent' }, requiredBodyFields: { research_id: 'is required' } };
+    const args = [arg('id', new GraphQLNonNull(GraphQLString)), arg('research_id', GraphQLString)];
+    expect(problems(route, args, { params: { id: 'a1' }, body: { account_id: 'x', research_id: null } })).toEqual([{ field: 'account_id', message: 'must not be sent' }]);
+  });
 });

@@ -38,6 +38,7 @@ export function parseRestInput(
   }
   const bodyObject = (body ?? {}) as Record<string, unknown>;
   const variables: Record<string, unknown> = {};
+  problems.push(...unknownMembers(args, route, input.query, bodyObject));
   for (const [field, message] of Object.entries(route.refusedFields ?? {})) {
     if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
   }
@@ -66,6 +67,35 @@ export function parseRestInput(
   }
   if (problems.length) throw invalidInput(problems);
   return variables;
+}
+
+/**
+ * Query parameters and body members the operation does not take, each a problem naming it (as
+ * GraphQL refuses an unknown field: a typo'd `widht` must not render at the default width). Known:
+ * the operation's fields, and the route's refused and required keys (which have their own
+ * messages). A path parameter is known in the path only: a query or body copy of it would be
+ * ignored, so it is refused too. Members inside nested inputs are checked with their type.
+ */
+function unknownMembers(
+  args: readonly (GraphQLArgument | GraphQLInputField)[],
+  route: RestRoute,
+  query: Record<string, unknown>,
+  body: Record<string, unknown>,
+): FieldProblem[] {
+  const inPath = new Set([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
+  const known = new Set([...args.map((a) => a.name), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  const check = (key: string, where: 'query' | 'body') => {
+    if (seen.has(key)) return;
+    if (inPath.has(key)) problems.push({ field: key, message: `is given in the path, not the ${where}` });
+    else if (!known.has(key)) problems.push({ field: key, message: where === 'query' ? 'is not a known query parameter' : 'is not a known field' });
+    else return;
+    seen.add(key);
+  };
+  for (const key of Object.keys(query)) check(key, 'query');
+  for (const key of Object.keys(body)) check(key, 'body');
+  return problems;
 }
 
 function coerce(type: GraphQLInputType, value: unknown): unknown {

@@ -120,6 +120,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   const schemas: Record<string, Schema> = {};
   // sofa's components: the input types request bodies refer to (its answer components are not referred to).
   Object.assign(schemas, generated.components.schemas, answers);
+  // Input objects are closed, in the body as in the graph: an unknown member is a 400 naming it.
+  for (const [name, component] of Object.entries(schemas)) {
+    if (isInputObjectType(schema.getType(name))) schemas[name] = closedObjects(component as JsonObject) as Schema;
+  }
   schemas[ERROR_SCHEMA] = errorSchema();
 
   const tags = [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name }));
@@ -132,6 +136,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
         'REST face of the music agent service; the same operations are served as GraphQL at /graphql.',
         'Every route except the public ones needs exactly one credential: the `x-api-key` header or `Authorization: Bearer <JWT>` (both at once is a 401).',
         'Every failure answers `{ status: "error", error, code, details? }` with the status of its code.',
+        'Input is closed: a query parameter or body member (at any depth) that an operation does not document is a 400 `BAD_USER_INPUT` naming it in `details`.',
       ].join('\n\n'),
     },
     servers: [{ url: '/' }],
@@ -212,7 +217,8 @@ function operationFor(
             required: bodyRequired.length > 0,
             content: {
               'application/json': {
-                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+                // A member the operation does not take is a 400 naming it (src/http/rest/inputs.ts), at any depth.
+                schema: closedObjects({ type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) }),
                 ...(route.example ? { example: route.example } : {}),
               },
             },
@@ -305,6 +311,26 @@ function inputSchema(type: GraphQLInputType, scalars: Record<string, JsonObject>
 }
 
 const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A copy of an input schema whose objects with declared properties admit no others (REST input is
+ * closed: src/http/rest/inputs.ts). An object that says what its other members may be (a render's
+ * `inputProps`, free-form here and checked by its composition's own schema) keeps saying so.
+ */
+function closedObjects(node: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonObject>).map(([name, member]) => [name, closedObjects(member)]));
+    } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = closedObjects(value as JsonObject);
+    } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+      out[key] = (value as JsonObject[]).map(closedObjects);
+    } else out[key] = value;
+  }
+  if (out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
 
 const PRIMITIVES: Record<string, JsonObject> = {
   Int: { type: 'integer', format: 'int32' },

@@ -14,6 +14,7 @@ import { RestRoute, wrapAnswer } from './route';
 import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
 import { cancelOnDisconnect } from '../../db/statement-scope';
+import { cacheControl, NO_STORE, queryFieldPolicy } from '../caching';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -27,7 +28,8 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
   afterBody(res.req, res, limit ? limitBytes(limit) : Infinity, (tooLarge) => {
     if (res.headersSent) return;
     const answer = tooLarge && limit ? toHttpError(payloadTooLarge(limit)) : error;
-    res.status(answer.status).set(answer.headers).json(answer.body);
+    // An error is about this request only: never kept by any cache (README: HTTP caching).
+    res.status(answer.status).set(answer.headers).set('cache-control', 'no-store').json(answer.body);
   });
 }
 
@@ -155,6 +157,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         if (route.omitNullFields && answer && typeof answer === 'object') {
           for (const [key, member] of Object.entries(answer)) if (member === null) delete (answer as Record<string, unknown>)[key];
         }
+        if (readsBody) res.setHeader('cache-control', cacheControl(NO_STORE));
+        else res.setHeader('cache-control', cacheControl(queryFieldPolicy(operation.fieldName)));
         res.status(route.responseStatus ?? 200).json(answer);
       } catch (error) {
         next(error);
