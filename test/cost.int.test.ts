@@ -13,7 +13,7 @@ import { entities } from '../src/modules';
 import { operationCost, providerFieldsOf } from '../src/graphql/cost';
 import { buildPlainSchema } from '../src/graphql/schema';
 import { resolvers } from '../src/modules';
-import { createTestApp, TestApp } from './app';
+import { createTestApp, GRAPHQL_RESPONSE_JSON, TestApp } from './app';
 import { as, DEMO } from './demo';
 import { createAccount, createArtist } from './factories';
 
@@ -237,7 +237,7 @@ describe('refunds under concurrency on two instances (RATE_LIMIT_PER_MINUTE 300,
     const owner = await createAccount(t.orm, { organizations: [DEMO.northwind] });
     const servers = [t.app.server, other.server];
     const send = (i: number) =>
-      supertest(servers[i % 2]).post('/graphql').set('content-type', 'application/json').set(owner.headers).send({ query: PAGE, variables: { id: DEMO.catalogNorthwind } });
+      supertest(servers[i % 2]).post('/graphql').set('content-type', 'application/json').set(GRAPHQL_RESPONSE_JSON).set(owner.headers).send({ query: PAGE, variables: { id: DEMO.catalogNorthwind } });
     const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => send(i)));
     expect(burst.filter((r) => r.status !== 200 && r.status !== 429).map((r) => r.status)).toEqual([]);
     const answered = burst.filter((r) => r.status === 200).map(costOf);
