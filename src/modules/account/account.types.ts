@@ -14,7 +14,7 @@ export class OrganizationType {
   @Field()
   name!: string;
 
-  @Field()
+  @Field({ name: 'createdAt' })
   created_at!: Date;
 }
 
@@ -23,7 +23,7 @@ export class AccountInvitation {
   @Field(() => OrganizationType)
   organization!: OrganizationType;
 
-  @Field()
+  @Field({ name: 'invitedAt' })
   invited_at!: Date;
 }
 
@@ -76,16 +76,16 @@ export class OrganizationInvitee {
   @Field(() => AccountKind, { nullable: true, description: 'The invitee’s kind, when the caller reaches the account otherwise (null if not)' })
   kind!: AccountKind | null;
 
-  @Field()
+  @Field({ name: 'invitedAt' })
   invited_at!: Date;
 }
 
 @ObjectType('RevokedCatalogLink', { description: 'A catalog link that ended with a membership' })
 export class RevokedCatalogLink {
-  @Field(() => ID)
+  @Field(() => ID, { name: 'catalogId' })
   catalog_id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { name: 'accountId' })
   account_id!: string;
 }
 
@@ -100,7 +100,7 @@ export class MembershipRevocation {
   @Field(() => [ID], { description: 'Accounts whose pending invitations, made by the removed member, died with the membership' })
   invitations!: string[];
 
-  @Field(() => [RevokedCatalogLink], { description: 'Catalog links the removed member had made through the membership, ended with it' })
+  @Field(() => [RevokedCatalogLink], { name: 'catalogLinks', description: 'Catalog links the removed member had made through the membership, ended with it' })
   catalog_links!: RevokedCatalogLink[];
 }
 
@@ -130,10 +130,10 @@ export class OrganizationDeletion {
   @Field(() => [ID], { description: 'Accounts whose pending invitations (to it, or made through its memberships) died with it' })
   invitations!: string[];
 
-  @Field(() => [RevokedCatalogLink], { description: 'Catalog links its members had made through their memberships' })
+  @Field(() => [RevokedCatalogLink], { name: 'catalogLinks', description: 'Catalog links its members had made through their memberships' })
   catalog_links!: RevokedCatalogLink[];
 
-  @Field(() => [ID], { description: 'Its catalogs that were linked to no other account, deleted with their songs' })
+  @Field(() => [ID], { name: 'deletedCatalogs', description: 'Its catalogs that were linked to no other account, deleted with their songs' })
   deleted_catalogs!: string[];
 }
 
@@ -153,7 +153,7 @@ export class CreateOrganizationInputType {
 export class AddOrganizationMemberInputType {
   // account_id before id: the order the REST edge has always checked and reported (400 details) these fields in.
   @Field(() => ID, { description: describe(addMemberInput, 'account_id') })
-  account_id!: string;
+  accountId!: string;
 
   @Field(() => ID, { description: describe(addMemberInput, 'id') })
   id!: string;

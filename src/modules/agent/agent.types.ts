@@ -13,7 +13,7 @@ export class TemplateCreator {
   @Field(() => String, { nullable: true, description: 'Image URL of the account, if it has one' })
   image!: string | null;
 
-  @Field({ description: 'Member of the internal admin organization' })
+  @Field({ name: 'isAdmin', description: 'Member of the internal admin organization' })
   is_admin!: boolean;
 }
 
@@ -38,22 +38,22 @@ export class AgentTemplateType {
   @Field(() => TemplateCreator)
   creator!: TemplateCreator;
 
-  @Field({ description: 'Seen only by its owner and the shared addresses' })
+  @Field({ name: 'isPrivate', description: 'Seen only by its owner and the shared addresses' })
   is_private!: boolean;
 
-  @Field({ description: 'Favorite state for the authenticated account' })
+  @Field({ name: 'isFavourite', description: 'Favorite state for the authenticated account' })
   is_favourite!: boolean;
 
-  @Field(() => Int, { description: 'Number of accounts that favourited the template' })
+  @Field(() => Int, { name: 'favoritesCount', description: 'Number of accounts that favourited the template' })
   favorites_count!: number;
 
-  @Field(() => [String], { description: 'Addresses the template is shared with; empty unless the caller owns it' })
+  @Field(() => [String], { name: 'sharedEmails', description: 'Addresses the template is shared with; empty unless the caller owns it' })
   shared_emails!: string[];
 
-  @Field()
+  @Field({ name: 'createdAt' })
   created_at!: Date;
 
-  @Field()
+  @Field({ name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -72,10 +72,10 @@ export class CreateAgentTemplateInput {
   tags?: string[] | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(createTemplateInput, 'is_private') })
-  is_private?: boolean | null;
+  isPrivate?: boolean | null;
 
   @Field(() => [String], { nullable: true, description: describe(createTemplateInput, 'shared_emails') })
-  shared_emails?: string[] | null;
+  sharedEmails?: string[] | null;
 }
 
 @InputType('UpdateAgentTemplateInput', { description: 'The fields of a template to change; those not given stay as they are' })
@@ -96,10 +96,10 @@ export class UpdateAgentTemplateInput {
   tags?: string[] | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(updateTemplateInput, 'is_private') })
-  is_private?: boolean | null;
+  isPrivate?: boolean | null;
 
   @Field(() => [String], { nullable: true, description: describe(updateTemplateInput, 'shared_emails') })
-  shared_emails?: string[] | null;
+  sharedEmails?: string[] | null;
 }
 
 @InputType('SetAgentTemplateFavoriteInput', { description: "The caller's favorite state of a template it can see" })
@@ -108,7 +108,7 @@ export class SetAgentTemplateFavoriteInput {
   id!: string;
 
   @Field(() => Boolean, { description: describe(setFavoriteInput, 'is_favourite') })
-  is_favourite!: boolean;
+  isFavourite!: boolean;
 }
 
 @InputType('DeleteAgentTemplateInput', { description: 'A template of the caller to delete' })

@@ -47,15 +47,15 @@ export class ArtistResolver {
   async artists(
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
-    @Arg('account_id', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) account_id?: string | null,
-    @Arg('organization_id', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organization_id?: string | null,
+    @Arg('accountId', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) accountId?: string | null,
+    @Arg('organizationId', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organizationId?: string | null,
     @Arg('limit', () => Int, { nullable: true, defaultValue: ROSTER_PAGE_DEFAULT, description: describe(rosterInput, 'limit') }) limit?: number | null,
     @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(rosterInput, 'offset') }) offset?: number | null,
   ): Promise<RosterArtist[]> {
     const viewer = requireViewer(ctx.viewer);
     // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
     const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
-    const input = validate(rosterInput, withoutNulls({ account_id, organization_id, limit, offset }));
+    const input = validate(rosterInput, withoutNulls({ accountId, organizationId, limit, offset }));
     const rows = await artistService(ctx).roster(viewer, input, readAhead.columns);
     return readAhead.prime(rows, (row) => row.id);
   }
@@ -90,7 +90,7 @@ export class ArtistGraphResolver {
   }
 
   @FieldResolver(() => Date, { description: 'When the artist account was created' })
-  async created_at(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Date> {
+  async createdAt(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Date> {
     return (await artistService(ctx).account(artist)).created_at;
   }
 

@@ -8,13 +8,13 @@ export class SocialProfile {
   @Field(() => ID, { description: 'Id of the link between the artist and the profile' })
   id!: string;
 
-  @Field(() => ID, { description: 'Id of the profile itself (shared by every artist linked to it)' })
+  @Field(() => ID, { name: 'socialId', description: 'Id of the profile itself (shared by every artist linked to it)' })
   social_id!: string;
 
   @Field()
   username!: string;
 
-  @Field()
+  @Field({ name: 'profileUrl' })
   profile_url!: string;
 
   @Field(() => String, { nullable: true })
@@ -23,16 +23,16 @@ export class SocialProfile {
   @Field(() => String, { nullable: true })
   bio!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'followerCount', nullable: true })
   follower_count!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'followingCount', nullable: true })
   following_count!: number | null;
 
   @Field(() => String, { nullable: true })
   region!: string | null;
 
-  @Field()
+  @Field({ name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -76,7 +76,7 @@ export class ArtistSocialsInput {
   page?: number | null;
 
   @Field(() => ID, { description: describe(socialsByAccountInput, 'artist_account_id') })
-  artist_account_id!: string;
+  artistAccountId!: string;
 }
 
 /** Query.artistSocialsById: the same page, the artist named `id`. */
@@ -95,7 +95,7 @@ export class ArtistSocialsByIdInput {
 @InputType('CreateArtistInput', { description: "A new artist account, on the caller's roster or on an organization's" })
 export class CreateArtistInputType {
   @Field(() => ID, { nullable: true, description: describe(createArtistInput, 'organization_id') })
-  organization_id?: string | null;
+  organizationId?: string | null;
 
   @Field(() => String, { description: describe(createArtistInput, 'name') })
   name!: string;
@@ -107,10 +107,10 @@ export class UpsertArtistSocialInputType {
   region?: string | null;
 
   @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'following_count') })
-  following_count?: number | null;
+  followingCount?: number | null;
 
   @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'follower_count') })
-  follower_count?: number | null;
+  followerCount?: number | null;
 
   @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'bio') })
   bio?: string | null;
@@ -122,7 +122,7 @@ export class UpsertArtistSocialInputType {
   username!: string;
 
   @Field(() => String, { description: describe(upsertSocialInput, 'profile_url') })
-  profile_url!: string;
+  profileUrl!: string;
 
   @Field(() => ID, { description: describe(upsertSocialInput, 'id') })
   id!: string;

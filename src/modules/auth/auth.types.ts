@@ -13,16 +13,16 @@ export class ApiKeyInfo {
   @Field({ description: 'First characters of the key, to tell keys apart' })
   hint!: string;
 
-  @Field()
+  @Field({ name: 'createdAt' })
   created_at!: Date;
 
-  @Field(() => Date, { nullable: true, description: 'Last authenticated use (updated at most once a minute)' })
+  @Field(() => Date, { name: 'lastUsedAt', nullable: true, description: 'Last authenticated use (updated at most once a minute)' })
   last_used_at!: Date | null;
 
   @Field()
   revoked!: boolean;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { name: 'revokedAt', nullable: true })
   revoked_at!: Date | null;
 }
 
@@ -31,16 +31,16 @@ export class IssuedApiKey {
   @Field(() => ApiKeyInfo)
   key!: ApiKeyInfo;
 
-  @Field({ description: 'The secret key: shown this once, never again' })
+  @Field({ name: 'apiKey', description: 'The secret key: shown this once, never again' })
   api_key!: string;
 }
 
 @ObjectType('AgentOnboarding', { description: "Where an agent's signup stands: a first API key, or a code sent by e-mail" })
 export class AgentOnboarding {
-  @Field(() => ID, { nullable: true, description: 'The account, once it has a key' })
+  @Field(() => ID, { name: 'accountId', nullable: true, description: 'The account, once it has a key' })
   account_id!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The first API key (shown once), or null while a code is pending' })
+  @Field(() => String, { name: 'apiKey', nullable: true, description: 'The first API key (shown once), or null while a code is pending' })
   api_key!: string | null;
 
   @Field()

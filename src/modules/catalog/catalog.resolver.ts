@@ -53,9 +53,9 @@ export class CatalogResolver {
   @Authorized()
   @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
   @Query(() => [Catalog], { description: `Catalogs linked to the caller, or to account_id, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
-  catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null): Promise<Catalog[]> {
+  catalogs(@Ctx() ctx: Context, @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
+    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ accountId })));
   }
 
   @Authorized()

@@ -19,7 +19,7 @@ export class SongCredit {
 @InputType('CatalogSongInput', { description: "A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's" })
 export class CatalogSongInput {
   @Field(() => ID)
-  catalog_id!: string;
+  catalogId!: string;
 
   @Field()
   isrc!: string;
@@ -40,7 +40,7 @@ export class CatalogSongInput {
 @InputType('CatalogSongRefInput', { description: 'A song of a catalog' })
 export class CatalogSongRefInput {
   @Field(() => ID)
-  catalog_id!: string;
+  catalogId!: string;
 
   @Field()
   isrc!: string;
@@ -49,10 +49,10 @@ export class CatalogSongRefInput {
 @InputType('CatalogLinkInput', { description: 'A catalog-account pair' })
 export class CatalogLinkInput {
   @Field(() => ID)
-  catalog_id!: string;
+  catalogId!: string;
 
   @Field(() => ID)
-  account_id!: string;
+  accountId!: string;
 }
 
 /** The catalog in the graph (GraphQL only); every Catalog reached is one the caller may reach. */
@@ -65,10 +65,10 @@ export class Catalog {
   @Field()
   name!: string;
 
-  @Field()
+  @Field({ name: 'createdAt' })
   created_at!: Date;
 
-  @Field()
+  @Field({ name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -92,10 +92,10 @@ export class Song {
   @Field(() => String, { nullable: true })
   lyrics!: string | null;
 
-  @Field()
+  @Field({ name: 'updatedAt' })
   updated_at!: Date;
 
-  @Field(() => ID, { description: 'The catalog whose entry these values are' })
+  @Field(() => ID, { name: 'catalogId', description: 'The catalog whose entry these values are' })
   catalog_id!: string;
 
   entry_id!: string;
@@ -110,7 +110,7 @@ export class SongPage extends Page(Song) {}
 @InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
 export class CatalogSongsQueryInput {
   @Field(() => ID, { description: describe(catalogSongsInput, 'catalog_id') })
-  catalog_id!: string;
+  catalogId!: string;
 
   @Field(() => String, { nullable: true, description: describe(catalogSongsInput, 'artistName') })
   artistName?: string | null;
@@ -128,10 +128,10 @@ export class AddCatalogInputType {
   name?: string | null;
 
   @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'catalog_id') })
-  catalog_id?: string | null;
+  catalogId?: string | null;
 
   @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'account_id') })
-  account_id?: string | null;
+  accountId?: string | null;
 }
 
 @InputType('AddCatalogSongsInput')

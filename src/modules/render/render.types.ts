@@ -152,7 +152,7 @@ export class RunsInputType {
   limit?: number | null;
 
   @Field(() => String, { nullable: true, description: describe(runsInput, 'account_id') })
-  account_id?: string | null;
+  accountId?: string | null;
 }
 
 @InputType('CancelRunInput', { description: 'The run to cancel' })

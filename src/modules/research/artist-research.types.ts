@@ -6,13 +6,13 @@ import type { ResearchLinkRow } from './research.repository';
 
 @ObjectType('ArtistResearchLink', { description: "How a roster artist is linked to the research provider's artist" })
 export class ArtistResearchLink {
-  @Field(() => String, { nullable: true, description: 'Research artist id; null when linked to none (cleared, or the search found nothing)' })
+  @Field(() => String, { name: 'researchId', nullable: true, description: 'Research artist id; null when linked to none (cleared, or the search found nothing)' })
   research_id!: string | null;
 
   @Field({ description: '`explicit` (set by a client with updateArtist) or `search` (found once by name; correct it with updateArtist)' })
   match!: string;
 
-  @Field()
+  @Field({ name: 'matchedAt' })
   matched_at!: Date;
 }
 
@@ -25,7 +25,7 @@ export interface LinkedArtist extends Artist {
 export class UpdateArtistInput {
   // research_id first: the order the REST edge has always checked them in (a 400 naming both names them so).
   @Field(() => String, { nullable: true, description: describe(linkArtistResearchInput, 'research_id') })
-  research_id?: string | null;
+  researchId?: string | null;
 
   @Field(() => ID, { description: describe(linkArtistResearchInput, 'id') })
   id!: string;

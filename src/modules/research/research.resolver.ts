@@ -45,12 +45,12 @@ const RESEARCH_DEFAULT_ITEMS = 20;
 @ArgsType()
 export class TrackStatsOptions {
   @Field(Str, { description: 'comma-separated platform_a … platform_d, or all' }) source!: string;
-  @Field(() => Boolean, opt) with_playlists?: boolean;
-  @Field(() => Boolean, opt) with_charts?: boolean;
-  @Field(() => Boolean, opt) with_stations?: boolean;
-  @Field(() => Boolean, opt) with_videos?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean;
-  @Field(() => Boolean, opt) only_current?: boolean;
+  @Field(() => Boolean, opt) withPlaylists?: boolean;
+  @Field(() => Boolean, opt) withCharts?: boolean;
+  @Field(() => Boolean, opt) withStations?: boolean;
+  @Field(() => Boolean, opt) withVideos?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'include external links in track_info' }) withLinks?: boolean;
+  @Field(() => Boolean, opt) onlyCurrent?: boolean;
   @Field(() => Int, { nullable: true, description: '1-100, default 20' }) limit?: number;
   @Field(() => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number;
 }
@@ -174,13 +174,13 @@ export class ResearchTrackResolver {
     @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
     @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
-    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
-    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
-    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
+    @Arg('withPlaylists', () => Boolean, opt) withPlaylists?: boolean,
+    @Arg('withCharts', () => Boolean, opt) withCharts?: boolean,
+    @Arg('onlyCurrent', () => Boolean, opt) onlyCurrent?: boolean,
   ) {
     if (!track.isrc) return null;
     const viewer = requireViewer(ctx.viewer);
-    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, with_playlists, with_charts, only_current }), isrc: track.isrc }));
+    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, withPlaylists, withCharts, onlyCurrent }), isrc: track.isrc }));
   }
 }
 

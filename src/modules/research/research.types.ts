@@ -19,10 +19,10 @@ export class TrackStatsRecord {
   @Field(() => GraphQLJSONObject, { description: 'Integer counters (streams_total, popularity_current, …); playlists[] and charts[] when requested' })
   data!: Record<string, unknown>;
 
-  @Field({ description: '`provider` when fetched for this request, `stored` when served from stored data' })
+  @Field({ name: 'dataSource', description: '`provider` when fetched for this request, `stored` when served from stored data' })
   data_source!: string;
 
-  @Field({ description: 'When the provider produced these figures' })
+  @Field({ name: 'capturedAt', description: 'When the provider produced these figures' })
   captured_at!: Date;
 }
 
@@ -46,7 +46,7 @@ export class TrackLink {
   @Field()
   source!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'externalId', nullable: true })
   external_id!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -58,7 +58,7 @@ export class TrackLink {
 
 @ObjectType({ description: 'What the statistics provider knows about the track' })
 export class TrackInfo {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'statsTrackId', nullable: true })
   stats_track_id!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -67,16 +67,16 @@ export class TrackInfo {
   @Field(() => String, { nullable: true })
   avatar!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'siteUrl', nullable: true })
   site_url!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'releaseDate', nullable: true })
   release_date!: string | null;
 
   @Field(() => [NamedRef])
   artists!: NamedRef[];
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { name: 'isRemix', nullable: true })
   is_remix!: boolean | null;
 
   @Field(() => [TrackCollaborator])
@@ -100,7 +100,7 @@ export class TrackInfo {
     "Statistics of a track across sources. When every requested source is served from stored data it holds only result and stats; the provider's status, message, track_info and source_ids come with a provider answer.",
 })
 export class TrackStats {
-  @Field(() => String, { nullable: true, description: '`success` when the provider was called for this answer; null when every source was served from stored data' })
+  @Field(() => String, { name: 'providerStatus', nullable: true, description: '`success` when the provider was called for this answer; null when every source was served from stored data' })
   provider_status?: string | null;
 
   @Field({ description: "The provider's result" })
@@ -114,10 +114,10 @@ export class TrackStats {
   @Field(() => [TrackStatsRecord], { description: 'One entry per requested source the provider has' })
   stats!: TrackStatsRecord[];
 
-  @Field(() => TrackInfo, { nullable: true })
+  @Field(() => TrackInfo, { name: 'trackInfo', nullable: true })
   track_info?: TrackInfo | null;
 
-  @Field(() => [String], { nullable: true, description: 'Every source tracked for the recording' })
+  @Field(() => [String], { name: 'sourceIds', nullable: true, description: 'Every source tracked for the recording' })
   source_ids?: string[] | null;
 }
 
@@ -129,16 +129,16 @@ export class DiscoveredArtist {
   @Field(() => Int, { description: 'The research artist id (Query.researchArtist, researchTracks, researchPlaylists)' })
   id!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'spMonthlyListeners', nullable: true })
   sp_monthly_listeners!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'spFollowers', nullable: true })
   sp_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'tiktokFollowers', nullable: true })
   tiktok_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'insFollowers', nullable: true })
   ins_followers!: number | null;
 
   @Field(() => String, { nullable: true })
@@ -153,13 +153,13 @@ export class CuratorProfile {
   @Field({ description: 'platform_a, platform_b or platform_c' })
   platform!: string;
 
-  @Field(() => String, { nullable: true, description: 'The curator id on the platform itself' })
+  @Field(() => String, { name: 'platformCuratorId', nullable: true, description: 'The curator id on the platform itself' })
   platform_curator_id!: string | null;
 
   @Field(() => String, { nullable: true })
   name!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'imageUrl', nullable: true })
   image_url!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -168,37 +168,37 @@ export class CuratorProfile {
   @Field(() => Int, { nullable: true, description: 'Followers on the platform' })
   followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'instagramFollowers', nullable: true })
   instagram_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'facebookFollowers', nullable: true })
   facebook_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'twitterFollowers', nullable: true })
   twitter_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'youtubeSubscribers', nullable: true })
   youtube_subscribers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'soundcloudFollowers', nullable: true })
   soundcloud_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'tiktokFollowers', nullable: true })
   tiktok_followers!: number | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Aggregated signals: playlist reach, editorial counts, velocity deltas' })
+  @Field(() => GraphQLJSONObject, { name: 'cmStatistics', nullable: true, description: 'Aggregated signals: playlist reach, editorial counts, velocity deltas' })
   cm_statistics!: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true, description: 'ISO time of the last provider sync' })
+  @Field(() => String, { name: 'lastSyncedAt', nullable: true, description: 'ISO time of the last provider sync' })
   last_synced_at!: string | null;
 
-  @Field(() => Float, { nullable: true, description: 'Lower is better' })
+  @Field(() => Float, { name: 'suspicionScore', nullable: true, description: 'Lower is better' })
   suspicion_score!: number | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Social URLs linked from the platform_a profile, by network' })
+  @Field(() => GraphQLJSONObject, { name: 'socialUrls', nullable: true, description: 'Social URLs linked from the platform_a profile, by network' })
   social_urls!: Record<string, unknown> | null;
 
-  @Field()
+  @Field({ name: 'capturedAt' })
   captured_at!: Date;
 }
 
@@ -222,16 +222,16 @@ export class ResearchTrack {
   @Field(() => String, { nullable: true })
   isrc!: string | null;
 
-  @Field(() => [String])
+  @Field(() => [String], { name: 'artistNames' })
   artist_names!: string[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'albumName', nullable: true })
   album_name!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'releaseDate', nullable: true })
   release_date!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'imageUrl', nullable: true })
   image_url!: string | null;
 }
 
@@ -246,16 +246,16 @@ export class ResearchPlaylist {
   @Field({ description: 'platform_a, platform_b or platform_c' })
   platform!: string;
 
-  @Field(() => String, { nullable: true, description: 'Curator id for Query.curator' })
+  @Field(() => String, { name: 'curatorId', nullable: true, description: 'Curator id for Query.curator' })
   curator_id!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'curatorName', nullable: true })
   curator_name!: string | null;
 
   @Field(() => Int, { nullable: true })
   followers!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'trackName', nullable: true })
   track_name!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -264,7 +264,7 @@ export class ResearchPlaylist {
   @Field(() => Int, { nullable: true })
   position!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'addedAt', nullable: true })
   added_at!: string | null;
 }
 
@@ -282,7 +282,7 @@ export class PlatformImage {
 
 @ObjectType({ description: 'Links to the item on the platform' })
 export class PlatformExternalUrls {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'platformA', nullable: true })
   platform_a!: string | null;
 }
 
@@ -297,7 +297,7 @@ export class PlatformFollowers {
 
 @ObjectType({ description: 'A platform_a artist search item' })
 export class PlatformArtist {
-  @Field(() => PlatformExternalUrls)
+  @Field(() => PlatformExternalUrls, { name: 'externalUrls' })
   external_urls!: PlatformExternalUrls;
 
   @Field(() => PlatformFollowers)
@@ -386,37 +386,37 @@ export class ResearchArtistProfile {
   @Field(() => String, { nullable: true })
   name!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { name: 'imageUrl', nullable: true })
   image_url!: string | null;
 
   @Field(() => String, { nullable: true, description: 'ISO country code' })
   country!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Monthly listeners on platform_a' })
+  @Field(() => Int, { name: 'spMonthlyListeners', nullable: true, description: 'Monthly listeners on platform_a' })
   sp_monthly_listeners!: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Followers on platform_a' })
+  @Field(() => Int, { name: 'spFollowers', nullable: true, description: 'Followers on platform_a' })
   sp_followers!: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Popularity on platform_a, 0-100' })
+  @Field(() => Int, { name: 'spPopularity', nullable: true, description: 'Popularity on platform_a, 0-100' })
   sp_popularity!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'tiktokFollowers', nullable: true })
   tiktok_followers!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { name: 'insFollowers', nullable: true })
   ins_followers!: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Subscribers of the artist\'s platform_d channel' })
+  @Field(() => Int, { name: 'youtubeSubscribers', nullable: true, description: 'Subscribers of the artist\'s platform_d channel' })
   youtube_subscribers!: number | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Every figure the provider sent, by its own names' })
+  @Field(() => GraphQLJSONObject, { name: 'cmStatistics', nullable: true, description: 'Every figure the provider sent, by its own names' })
   cm_statistics!: Record<string, unknown> | null;
 
-  @Field({ description: '`provider` when fetched for this request, `stored` when served from stored data' })
+  @Field({ name: 'dataSource', description: '`provider` when fetched for this request, `stored` when served from stored data' })
   data_source!: string;
 
-  @Field({ description: 'When the provider produced these figures' })
+  @Field({ name: 'capturedAt', description: 'When the provider produced these figures' })
   captured_at!: Date;
 }
 
@@ -432,34 +432,34 @@ export class TrackStatsQueryInput {
   isrc?: string | null;
 
   @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'stats_track_id') })
-  stats_track_id?: string | null;
+  statsTrackId?: string | null;
 
   @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'platform_a_track_id') })
-  platform_a_track_id?: string | null;
+  platformATrackId?: string | null;
 
   @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'platform_b_track_id') })
-  platform_b_track_id?: string | null;
+  platformBTrackId?: string | null;
 
   @Field(() => String, { description: describe(trackStatsInput, 'source') })
   source!: string;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_playlists') })
-  with_playlists?: boolean | null;
+  withPlaylists?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_charts') })
-  with_charts?: boolean | null;
+  withCharts?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_stations') })
-  with_stations?: boolean | null;
+  withStations?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_videos') })
-  with_videos?: boolean | null;
+  withVideos?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_links') })
-  with_links?: boolean | null;
+  withLinks?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'only_current') })
-  only_current?: boolean | null;
+  onlyCurrent?: boolean | null;
 
   @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'limit') })
   limit?: number | null;
@@ -477,10 +477,10 @@ export class DiscoverQueryInput {
   genre?: number | null;
 
   @Field(() => Int, { nullable: true, description: describe(discoverInput, 'sp_monthly_listeners_min') })
-  sp_monthly_listeners_min?: number | null;
+  spMonthlyListenersMin?: number | null;
 
   @Field(() => Int, { nullable: true, description: describe(discoverInput, 'sp_monthly_listeners_max') })
-  sp_monthly_listeners_max?: number | null;
+  spMonthlyListenersMax?: number | null;
 
   @Field(() => String, { nullable: true, description: describe(discoverInput, 'sort') })
   sort?: string | null;
