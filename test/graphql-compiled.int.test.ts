@@ -43,7 +43,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
   it('answers the same before and after the compilation, and compiles at the second run', async () => {
     const before = await operations();
     const answers = [];
-    for (let i = 0; i < 3; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, owner.headers));
+    for (let i = 0; i < 3; i += 1) answers.push(await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2 } }, owner.headers));
     const after = await operations();
     expect(after.interpreted - before.interpreted).toBe(1);
     expect(after.compiled - before.compiled).toBe(2);
@@ -57,10 +57,10 @@ describe('GraphQL operations compiled once their document comes back', () => {
   });
 
   it('runs the compiled operation with each request’s own variables and viewer', async () => {
-    const page2 = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2, page: 2 } }, owner.headers);
+    const page2 = await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2, page: 2 } }, owner.headers);
     expect(page2.body.data.catalogSongs.items).toHaveLength(1);
     // The stranger reaches no song of the catalog, compiled or not.
-    const refused = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, stranger.headers);
+    const refused = await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2 } }, stranger.headers);
     expect(refused.body.data).toBeNull();
     expect(refused.body.errors).toEqual([
       expect.objectContaining({ path: ['catalogSongs'], extensions: expect.objectContaining({ code: expect.stringMatching(/^(FORBIDDEN|NOT_FOUND)$/) }) }),
@@ -89,9 +89,9 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('answers variables that do not coerce as graphql-js does (400, the variable named), compiled document or not', async () => {
     // Compiled by its first two runs with good variables.
-    await t.graphql(SONGS, { input: { catalog_id: catalogId } }, owner.headers);
+    await t.graphql(SONGS, { input: { catalogId: catalogId } }, owner.headers);
     const answers = [];
-    for (let i = 0; i < 2; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 'many' } }, owner.headers));
+    for (let i = 0; i < 2; i += 1) answers.push(await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 'many' } }, owner.headers));
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -128,7 +128,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('keeps a compiled operation: its next runs compile nothing', async () => {
     const before = await operations();
-    await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 1 } }, owner.headers);
+    await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 1 } }, owner.headers);
     const after = await operations();
     expect(after.compiled - before.compiled).toBe(1);
     expect(after.compilations).toBe(before.compilations);

@@ -27,7 +27,7 @@ describe('operationCost', () => {
 
   it('weighs `me` 1 and a page of 100 songs with their artists more, from the limit argument or its variable', () => {
     expect(cost('{ me { id name organizations { name } } }')).toEqual({ cost: 1, providerCalls: 0 });
-    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalog_id: $id, limit: $limit }) { items { isrc artists { id name } } } }';
+    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalogId: $id, limit: $limit }) { items { isrc artists { id name } } } }';
     // 100 songs + 50 artists each (Song.artists declares its bound, 50 credits a song) = 5 100 objects: 1 + 51.
     expect(cost(songs, { id: 'x', limit: 100 })).toEqual({ cost: 52, providerCalls: 0 });
     // Without a limit the page counts its default, 20 (20 songs, 1 000 artists): 1 + 10.
@@ -65,7 +65,7 @@ describe('operationCost', () => {
   // Changed with the bounds of issue 30: a list without a limit used to count 5, so the roster query below weighed 436
   // however large the roster, its catalogs or their credits were. Each list now counts its limit, else its declared bound.
   it('weighs the composed roster query by the bounds of its lists: refused without limits, admitted with them', () => {
-    const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
+    const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source: dataSource data } } } } } } }';
     // 100 artists (the roster's default page) × 20 catalogs (Artist.catalogs' default) × 100 songs: refused.
     expect(cost(composed).cost).toBeGreaterThan(600);
     const limited = composed.replace('artists {', 'artists(limit: 5) {').replace('catalogs {', 'catalogs(limit: 5) {');
@@ -120,14 +120,14 @@ describe('operationCost', () => {
   });
 
   it('weighs a fragment the same wherever it is spread, in an envelope with a limit or not', () => {
-    const inline = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
-    const spread = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
+    const inline = cost('{ catalogSongs(input: { catalogId: "x", limit: 100 }) { items { isrc artists { id name } } } }');
+    const spread = cost('{ catalogSongs(input: { catalogId: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
     expect(spread).toEqual(inline);
     // 100 songs, each with up to 50 credited artists (Song.artists' declared bound): 1 + (100 × 51) / 100.
     expect(inline.cost).toBe(1 + Math.floor((100 * 51) / 100));
     // The same fragment in a second envelope of 300: 2 + (100 × 51 + 300 × 51) / 100.
     expect(
-      cost('{ a: catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalog_id: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
+      cost('{ a: catalogSongs(input: { catalogId: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalogId: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
     ).toBe(2 + Math.floor((100 * 51 + 300 * 51) / 100));
     expect(cost('{ artists { catalogs { ...C } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
       cost('{ artists { catalogs { songs { items { isrc } } } } }').cost,

@@ -145,7 +145,7 @@ export const READS: Record<string, ReachRead> = {
     visible: (r) => ({ id: r.catalogId, name: r.catalogName, songs: { items: [{ isrc: r.isrc, lyrics: r.lyrics }] } }),
   },
   'Query.artist(id)': {
-    request: (r) => ({ query: 'query($id: ID!) { artist(id: $id) { id songs { items { isrc lyrics } } socials { items { profile_url } } } }', variables: { id: r.artistId } }),
+    request: (r) => ({ query: 'query($id: ID!) { artist(id: $id) { id songs { items { isrc lyrics } } socials { items { profile_url: profileUrl } } } }', variables: { id: r.artistId } }),
     pick: (data) => data?.artist ?? null,
     visible: (r) => ({ id: r.artistId, songs: { items: [{ isrc: r.isrc, lyrics: r.lyrics }] }, socials: { items: [{ profile_url: r.profileUrl }] } }),
     hiddenCode: 'FORBIDDEN',

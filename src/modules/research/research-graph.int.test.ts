@@ -17,12 +17,12 @@ const SEARCHABLE = sandboxData().artists[150];
 const NOBODY = 'Nobody Heard Of';
 
 const COMPOSED = `query Composed($source: String!) {
-  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source data } } } } } }
+  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source: dataSource data } } } } } }
 }`;
 /** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
-const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link { research_id match }
-  research { id profile { name sp_monthly_listeners sp_followers ins_followers tiktok_followers data_source }
-    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", with_playlists: true) { stats { source data } } }
+const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link: researchLink { research_id: researchId match }
+  research { id profile { name sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers ins_followers: insFollowers tiktok_followers: tiktokFollowers data_source: dataSource }
+    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", withPlaylists: true) { stats { source data } } }
     playlists(limit: 5) { name isrc curator { name followers } } } } }`;
 /** A generated sandbox artist with a track the owner's catalog holds, and tracks it does not. */
 const TRACK_ARTIST = sandboxData().artists.find((a) => a.id === sandboxData().tracks[7].artistIds[0])!;
@@ -147,7 +147,7 @@ describe('research composed across the graph', () => {
   });
 
   it('resolves Song.stats from _entities for the router, only for songs the caller reaches', async () => {
-    const query = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc stats(source: "platform_a") { stats { source data_source } } } } }`;
+    const query = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc stats(source: "platform_a") { stats { source data_source: dataSource } } } } }`;
     const mine = await t.graphql(query, { r: [{ __typename: 'Song', isrc: isrc(3) }] }, { ...owner.headers, ...router });
     expect(mine.body.errors).toBeUndefined();
     expect(mine.body.data._entities[0].stats.stats[0].source).toBe('platform_a');
@@ -180,7 +180,7 @@ describe('research composed across the graph', () => {
 
     it('ResearchArtist.profile carries the provider\'s listener and follower figures, from the provider and then from storage', async () => {
       const artist = sandboxData().artists[200];
-      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers sp_popularity tiktok_followers ins_followers youtube_subscribers data_source } } }`;
+      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers sp_popularity: spPopularity tiktok_followers: tiktokFollowers ins_followers: insFollowers youtube_subscribers: youtubeSubscribers data_source: dataSource } } }`;
       const first = await t.graphql(query, { id: String(artist.id) }, owner.headers);
       expect(first.body.errors).toBeUndefined();
       expect(first.body.data.researchArtist.profile).toEqual({
@@ -215,7 +215,7 @@ describe('research composed across the graph', () => {
   });
 
   describe('Artist.research', () => {
-    const RESEARCH = `query ($id: ID!) { artist(id: $id) { id research_link { research_id match matched_at } research { id tracks { isrc } } } }`;
+    const RESEARCH = `query ($id: ID!) { artist(id: $id) { id research_link: researchLink { research_id: researchId match matched_at: matchedAt } research { id tracks { isrc } } } }`;
     const newArtist = async (name: string) => {
       const res = await t.http().post('/api/artists').set(owner.headers).send({ name });
       expect(res.status).toBe(200);
@@ -248,17 +248,17 @@ describe('research composed across the graph', () => {
     it('is Mutation.updateArtist in the graph: one input, the artist with its stored link as the answer', async () => {
       const id = await newArtist('Twin Artist');
       const before = searches();
-      const UPDATE = `mutation ($input: UpdateArtistInput!) { updateArtist(input: $input) { id name research_id research_match research_matched_at } }`;
-      const res = await t.graphql(UPDATE, { input: { id, research_id: '4100021' } }, owner.headers);
+      const UPDATE = `mutation ($input: UpdateArtistInput!) { updateArtist(input: $input) { id name research_id: researchId research_match: researchMatch research_matched_at: researchMatchedAt } }`;
+      const res = await t.graphql(UPDATE, { input: { id, researchId: '4100021' } }, owner.headers);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.updateArtist).toEqual({ id, name: 'Twin Artist', research_id: '4100021', research_match: 'explicit', research_matched_at: expect.stringMatching(/^\d{4}-/) });
       // The same fields on a read are the stored link as it is (never searched for).
-      const read = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id research_match } }`, { id }, owner.headers);
+      const read = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id: researchId research_match: researchMatch } }`, { id }, owner.headers);
       expect(read.body.data.artist).toEqual({ research_id: '4100021', research_match: 'explicit' });
-      const cleared = await t.graphql(UPDATE, { input: { id, research_id: null } }, owner.headers);
+      const cleared = await t.graphql(UPDATE, { input: { id, researchId: null } }, owner.headers);
       expect(cleared.body.data.updateArtist).toEqual(expect.objectContaining({ research_id: null, research_match: 'explicit' }));
       const never = await newArtist('Never Linked Artist');
-      const unlinked = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id research_match research_matched_at } }`, { id: never }, owner.headers);
+      const unlinked = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id: researchId research_match: researchMatch research_matched_at: researchMatchedAt } }`, { id: never }, owner.headers);
       expect(unlinked.body.data.artist).toEqual({ research_id: null, research_match: null, research_matched_at: null });
       expect(searches()).toBe(before);
     });
