@@ -70,7 +70,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('gives a resolver’s error the same answer whether the operation runs compiled or not', async () => {
     const query = `query Missing($input: CatalogSongsInput!) { catalogSongs(input: $input) { items { isrc } } }`;
-    const variables = { input: { catalog_id: '00000000-0000-4000-8000-00000000dead', limit: 1 } };
+    const variables = { input: { catalogId: '00000000-0000-4000-8000-00000000dead', limit: 1 } };
     const before = await operations();
     const first = await t.graphql(query, variables, owner.headers);
     const second = await t.graphql(query, variables, owner.headers);

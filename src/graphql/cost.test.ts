@@ -86,7 +86,7 @@ describe('operationCost', () => {
     expect(cost('{ catalog(id: "x") { accounts { name } songs(limit: 10) { items { credits { name } catalogs { name } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
     // A write answers one song per song posted: 2 songs with their artists (50 each) weigh 1 + 1, 500 of them 1 + 250.
     const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
-    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalog_id: 'x', isrc: 'GBNWR2400001' })) });
+    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalogId: 'x', isrc: 'GBNWR2400001' })) });
     expect(cost(add, posted(2))).toEqual({ cost: 2, providerCalls: 0 });
     expect(cost(add, posted(500))).toEqual({ cost: 251, providerCalls: 0 });
   });

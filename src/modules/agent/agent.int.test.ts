@@ -199,7 +199,7 @@ describe('agent templates (real PostgreSQL)', () => {
     const deleteBad = await t.http().delete('/api/agents/templates/123').set(as.nora);
     expect(deleteBad.status).toBe(400);
     const gql = await t.graphql(CreateAgentTemplateDocument, { input: { ...newTemplate('gql'), sharedEmails: ['nope'] } }, as.otto);
-    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'shared_emails[0]', message: 'must be an e-mail address' }] });
+    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'sharedEmails[0]', message: 'must be an e-mail address' }] });
   });
 
   it('lets only the owner edit or delete: 404 when hidden, 403 when visible', async () => {
