@@ -252,7 +252,7 @@ describe('artists and socials (real PostgreSQL)', () => {
       expect(social.body.errors).toBeUndefined();
       expect(social.body.data.upsertArtistSocial).toEqual({ social_id: expect.any(String), username: 'graphband', profile_url: 'https://x.test/graph-band', follower_count: 3 });
       const bad = await t.graphql(`mutation ($input: UpsertArtistSocialInput!) { upsertArtistSocial(input: $input) { id } }`, { input: { id, profileUrl: 'nope', username: 'x' } }, as.otto);
-      expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'profile_url', message: 'must be an http(s) URL' }] });
+      expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'profileUrl', message: 'must be an http(s) URL' }] });
     });
 
     it('resolves Artist references for the federation router', async () => {

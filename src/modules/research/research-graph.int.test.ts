@@ -50,7 +50,7 @@ describe('research composed across the graph', () => {
     owner = await createAccount(t.orm);
     const created = await t.graphql(`mutation { addCatalog(input: { name: "Graph catalog" }) { id } }`, {}, owner.headers);
     const catalogId = created.body.data.addCatalog.id;
-    const songs = [STORED, ...PROVIDED].map((code) => ({ catalog_id: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
+    const songs = [STORED, ...PROVIDED].map((code) => ({ catalogId: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
     const added = await t.graphql(`mutation ($songs: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $songs }) { isrc } }`, { songs }, owner.headers);
     expect(added.body.errors).toBeUndefined();
   });
