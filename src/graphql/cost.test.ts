@@ -17,7 +17,7 @@ describe('operationCost', () => {
 
   it('knows the provider-backed fields from their @Extensions, and which of them are batched', () => {
     expect([...providers.calls].sort()).toEqual([
-      'Artist.research', 'Artist.research_link',
+      'Artist.research', 'Artist.researchLink',
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
       'ResearchArtist.playlists', 'ResearchArtist.profile', 'ResearchArtist.tracks', 'ResearchPlaylist.curator',
@@ -104,9 +104,9 @@ describe('operationCost', () => {
     // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal or what a removal ended.
     expect(unbounded.sort()).toEqual([
       'AccountProfile.invitations', 'AccountProfile.organizations',
-      'MembershipRevocation.catalog_links',
+      'MembershipRevocation.catalogLinks',
       'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
-      'OrganizationDeletion.catalog_links',
+      'OrganizationDeletion.catalogLinks',
       'OrganizationMembership.invitations', 'OrganizationMembership.members',
       'PlatformArtist.images',
       'Query.compositions', 'Query.organizations', 'Query.researchGenres',
