@@ -35,10 +35,15 @@ export type RevokeApiKeyInput = {
 
 /** QUEUED → EXECUTING → COMPLETED | FAILED | CANCELED */
 export type RunStatus =
+  /** Canceled by cancelRun before it ended */
   | 'CANCELED'
+  /** Rendered: output holds the video (until the retention policy deletes it) */
   | 'COMPLETED'
+  /** Being rendered; progress moves from 0 to 1 */
   | 'EXECUTING'
+  /** Every attempt failed: error says why */
   | 'FAILED'
+  /** Waiting for a render worker */
   | 'QUEUED';
 
 /** One run (runId), or a page of the caller's or account_id's runs */
@@ -63,27 +68,29 @@ export type SignupAgentInput = {
 export type TrackStatsInput = {
   /** track ISRC */
   isrc?: string | null | undefined;
-  /** max items in toggled arrays */
+  /** max items in toggled arrays, 1-100, default 20 */
   limit?: number | null | undefined;
-  /** offset in toggled arrays */
+  /** offset in toggled arrays, default 0 */
   offset?: number | null | undefined;
-  /** only current counters */
+  /** only current counters (default false) */
   onlyCurrent?: boolean | null | undefined;
+  /** the track id on platform_a (1-64 letters and digits) */
   platformATrackId?: string | null | undefined;
+  /** the track id on platform_b (1-20 digits) */
   platformBTrackId?: string | null | undefined;
   /** comma-separated sources (platform_a, platform_b, platform_c, platform_d) or all */
   source: string;
   /** the stats track id of a research track, as the research tracks list gives it */
   statsTrackId?: string | null | undefined;
-  /** include per-source charts[] in data */
+  /** include per-source charts[] in data (default false) */
   withCharts?: boolean | null | undefined;
-  /** include external links in track_info */
+  /** include external links in the track info (default false) */
   withLinks?: boolean | null | undefined;
-  /** include per-source playlists[] in data */
+  /** include per-source playlists[] in data (default false) */
   withPlaylists?: boolean | null | undefined;
-  /** include radio stations[] data where available */
+  /** include radio stations[] data where available (default false) */
   withStations?: boolean | null | undefined;
-  /** include video data where available */
+  /** include video data where available (default false) */
   withVideos?: boolean | null | undefined;
 };
 

@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { getNamedType, GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
 import type { Context } from './context';
@@ -53,7 +53,33 @@ export async function buildPlainSchema(options: PlainSchemaOptions): Promise<Gra
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
-  return settleMutations(guardArguments(readPlainFieldsDirectly(schema)));
+  return settleMutations(guardArguments(readPlainFieldsDirectly(describeOperations(schema))));
+}
+
+const ROOT_DESCRIPTIONS: Record<'Query' | 'Mutation' | 'Subscription', string> = {
+  Query:
+    'The reads of the service. Every field needs credentials (an x-api-key header or Authorization: Bearer <JWT>) and answers only what the caller may reach; a field that fails is null with its error, the others still answer',
+  Mutation: 'The writes of the service, each with one `input` argument. Every field needs credentials except signupAgent and verifyAgent',
+  Subscription: 'Live updates of what the caller may see, with the same credentials as queries',
+};
+
+/**
+ * Descriptions type-graphql has no decorator for: the root types', and an operation's one `input`
+ * argument's, which is its input type's own (`input: CreateArtistInput!` → "A new artist account, …").
+ */
+function describeOperations(schema: GraphQLSchema): GraphQLSchema {
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!root) continue;
+    root.description ??= ROOT_DESCRIPTIONS[root.name as keyof typeof ROOT_DESCRIPTIONS];
+    for (const field of Object.values(root.getFields())) {
+      for (const arg of field.args) {
+        if (arg.description || arg.name !== 'input') continue;
+        const type = getNamedType(arg.type);
+        if (type.description) (arg as { description?: string | null }).description = type.description;
+      }
+    }
+  }
+  return schema;
 }
 
 /**

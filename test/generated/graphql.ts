@@ -5,10 +5,14 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** person, artist or organization */
 export type AccountKind =
+  /** An artist account: on rosters, credited on songs */
   | 'artist'
+  /** An organization: has members, a roster and catalogs of its own */
   | 'organization'
+  /** A person: signs in, holds API keys, joins organizations */
   | 'person';
 
+/** Songs to upsert, each into its own catalog's entry for the ISRC */
 export type AddCatalogSongsInput = {
   /** 1 to 500 songs */
   songs: Array<CatalogSongInput>;
@@ -46,19 +50,25 @@ export type ArtistSocialsInput = {
 
 /** A catalog-account pair */
 export type CatalogLinkInput = {
+  /** The account to unlink it from */
   accountId: string | number;
+  /** The catalog to unlink */
   catalogId: string | number;
 };
 
 /** A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's */
 export type CatalogSongInput = {
+  /** Album name, 1-500 characters */
   album?: string | null | undefined;
   /** Credited artist names, matched among the artists the caller reaches; other names become artist accounts on the caller's roster */
   artists?: Array<string> | null | undefined;
+  /** Catalog whose entry for the ISRC is written (the caller must reach it) */
   catalogId: string | number;
+  /** ISRC, e.g. GBNWR2400001 (case and dashes are ignored) */
   isrc: string;
+  /** Lyrics, at most 100000 characters */
   lyrics?: string | null | undefined;
-  /** Required when the catalog has no entry for the ISRC yet */
+  /** Song name, 1-500 characters; required when the catalog has no entry for the ISRC yet */
   name?: string | null | undefined;
 };
 
@@ -76,8 +86,11 @@ export type CatalogSongsInput = {
 
 /** user, assistant or system */
 export type ChatMessageRole =
+  /** The model's reply; it turns the chat unread */
   | 'assistant'
+  /** An instruction to the model */
   | 'system'
+  /** Written by the person (or agent) using the chat */
   | 'user';
 
 /** A new template, owned by the caller */
@@ -138,6 +151,7 @@ export type MarkChatReadInput = {
   sessionId: string | number;
 };
 
+/** Catalog-account links to end */
 export type RemoveCatalogsInput = {
   /** 1 to 500 catalog-account pairs */
   catalogs: Array<CatalogLinkInput>;
@@ -161,27 +175,29 @@ export type SignupAgentInput = {
 export type TrackStatsInput = {
   /** track ISRC */
   isrc?: string | null | undefined;
-  /** max items in toggled arrays */
+  /** max items in toggled arrays, 1-100, default 20 */
   limit?: number | null | undefined;
-  /** offset in toggled arrays */
+  /** offset in toggled arrays, default 0 */
   offset?: number | null | undefined;
-  /** only current counters */
+  /** only current counters (default false) */
   onlyCurrent?: boolean | null | undefined;
+  /** the track id on platform_a (1-64 letters and digits) */
   platformATrackId?: string | null | undefined;
+  /** the track id on platform_b (1-20 digits) */
   platformBTrackId?: string | null | undefined;
   /** comma-separated sources (platform_a, platform_b, platform_c, platform_d) or all */
   source: string;
   /** the stats track id of a research track, as the research tracks list gives it */
   statsTrackId?: string | null | undefined;
-  /** include per-source charts[] in data */
+  /** include per-source charts[] in data (default false) */
   withCharts?: boolean | null | undefined;
-  /** include external links in track_info */
+  /** include external links in the track info (default false) */
   withLinks?: boolean | null | undefined;
-  /** include per-source playlists[] in data */
+  /** include per-source playlists[] in data (default false) */
   withPlaylists?: boolean | null | undefined;
-  /** include radio stations[] data where available */
+  /** include radio stations[] data where available (default false) */
   withStations?: boolean | null | undefined;
-  /** include video data where available */
+  /** include video data where available (default false) */
   withVideos?: boolean | null | undefined;
 };
 

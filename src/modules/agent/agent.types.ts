@@ -4,10 +4,10 @@ import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateI
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The creator account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the creator' })
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Image URL of the account, if it has one' })
@@ -20,22 +20,22 @@ export class TemplateCreator {
 @Directive('@key(fields: "id")')
 @ObjectType('AgentTemplate', { description: 'An agent prompt template, as seen by the authenticated account' })
 export class AgentTemplateType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The template id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Title, unique among the templates of its creator (1-120 characters)' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'What the template is for (1-2000 characters)' })
   description!: string;
 
-  @Field()
+  @Field({ description: 'The prompt text (1-20000 characters)' })
   prompt!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Tags of the template (at most 20, without duplicates)' })
   tags!: string[];
 
-  @Field(() => TemplateCreator)
+  @Field(() => TemplateCreator, { description: 'The account that created (and owns) the template' })
   creator!: TemplateCreator;
 
   @Field({ name: 'isPrivate', description: 'Seen only by its owner and the shared addresses' })
@@ -50,10 +50,10 @@ export class AgentTemplateType {
   @Field(() => [String], { name: 'sharedEmails', description: 'Addresses the template is shared with; empty unless the caller owns it' })
   shared_emails!: string[];
 
-  @Field({ name: 'createdAt' })
+  @Field({ description: 'When the template was created', name: 'createdAt' })
   created_at!: Date;
 
-  @Field({ name: 'updatedAt' })
+  @Field({ description: 'When the template was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
 

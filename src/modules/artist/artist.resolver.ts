@@ -62,7 +62,7 @@ export class ArtistResolver {
 
   @Authorized()
   @Query(() => Artist, { description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
-  artist(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Artist> {
+  artist(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The artist account id (UUID)' }) id: string): Promise<Artist> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).requireArtist(viewer, validate(artistIdInput, { id }).id);
   }

@@ -11,28 +11,28 @@ export class SocialProfile {
   @Field(() => ID, { name: 'socialId', description: 'Id of the profile itself (shared by every artist linked to it)' })
   social_id!: string;
 
-  @Field()
+  @Field({ description: 'User name on the social platform' })
   username!: string;
 
-  @Field({ name: 'profileUrl' })
+  @Field({ description: 'URL of the profile (http or https); unique per artist', name: 'profileUrl' })
   profile_url!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Avatar image URL; null when none was given', nullable: true })
   avatar!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Profile text; null when none was given', nullable: true })
   bio!: string | null;
 
-  @Field(() => Int, { name: 'followerCount', nullable: true })
+  @Field(() => Int, { description: 'Followers of the profile; null when unknown', name: 'followerCount', nullable: true })
   follower_count!: number | null;
 
-  @Field(() => Int, { name: 'followingCount', nullable: true })
+  @Field(() => Int, { description: 'Accounts the profile follows; null when unknown', name: 'followingCount', nullable: true })
   following_count!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Region of the profile; null when none was given', nullable: true })
   region!: string | null;
 
-  @Field({ name: 'updatedAt' })
+  @Field({ description: 'When the profile was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -48,10 +48,10 @@ export class SocialProfilePage extends Page(SocialProfile) {}
 @Directive('@key(fields: "id")')
 @ObjectType('Artist', { description: 'An artist account' })
 export class Artist {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The artist account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The artist name as credited' })
   name!: string;
 
   image?: string | null;

@@ -92,14 +92,14 @@ export class CatalogResolver {
 
   @Authorized()
   @Query(() => Catalog, { description: 'A catalog the caller reaches (404 absent, 403 unreachable)' })
-  catalog(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Catalog> {
+  catalog(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The catalog id (UUID)' }) id: string): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).catalog(viewer, validate(catalogIdInput, { id }).id);
   }
 
   @Authorized()
   @Query(() => Song, { description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
-  song(@Ctx() ctx: Context, @Arg('isrc', () => String) isrc: string): Promise<Song> {
+  song(@Ctx() ctx: Context, @Arg('isrc', () => String, { description: 'ISRC, e.g. GBNWR2400001 (case and dashes are ignored)' }) isrc: string): Promise<Song> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).song(viewer, validate(isrcInput, { isrc }).isrc);
   }

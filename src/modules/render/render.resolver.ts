@@ -45,7 +45,7 @@ export class RenderResolver {
       return renders(ctx).watch(requireViewer(ctx.viewer), validate(watchRunInput, args), ctx.standing);
     },
   })
-  renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String) _runId: string): RenderRunType {
+  renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String, { description: 'The run to watch: one of the caller\'s or of an account it may act for' }) _runId: string): RenderRunType {
     // The subscription ended early (reach lost, credential revoked): its last message is this error, with its code.
     if (run instanceof Error) throw run;
     return run;

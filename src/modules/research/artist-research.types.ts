@@ -12,7 +12,7 @@ export class ArtistResearchLink {
   @Field({ description: '`explicit` (set by a client with updateArtist) or `search` (found once by name; correct it with updateArtist)' })
   match!: string;
 
-  @Field({ name: 'matchedAt' })
+  @Field({ description: 'When the link was made', name: 'matchedAt' })
   matched_at!: Date;
 }
 

@@ -44,15 +44,15 @@ const RESEARCH_DEFAULT_ITEMS = 20;
 /** What to report of a song's statistics (Song.stats): Query.trackStats takes the same options in its input. */
 @ArgsType()
 export class TrackStatsOptions {
-  @Field(Str, { description: 'comma-separated platform_a … platform_d, or all' }) source!: string;
-  @Field(() => Boolean, opt) withPlaylists?: boolean;
-  @Field(() => Boolean, opt) withCharts?: boolean;
-  @Field(() => Boolean, opt) withStations?: boolean;
-  @Field(() => Boolean, opt) withVideos?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'include external links in track_info' }) withLinks?: boolean;
-  @Field(() => Boolean, opt) onlyCurrent?: boolean;
-  @Field(() => Int, { nullable: true, description: '1-100, default 20' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number;
+  @Field(Str, { description: describe(trackStatsInput, 'source') }) source!: string;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) withPlaylists?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) withCharts?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_stations') }) withStations?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_videos') }) withVideos?: boolean;
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_links') }) withLinks?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) onlyCurrent?: boolean;
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'limit') }) limit?: number;
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'offset') }) offset?: number;
 }
 
 @Resolver()
@@ -140,21 +140,21 @@ export class ResearchArtistResolver {
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @FieldResolver(() => [ResearchTrack])
-  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
+  @FieldResolver(() => [ResearchTrack], { description: 'Tracks of the artist, `limit` of them from `offset`, as the provider orders them' })
+  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, { ...opt, description: describe(artistTracksInput, 'limit') }) limit?: number, @Arg('offset', () => Int, { ...opt, description: describe(artistTracksInput, 'offset') }) offset?: number) {
     return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ artist: artist.id, limit, offset })));
   }
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @FieldResolver(() => [ResearchPlaylist])
+  @FieldResolver(() => [ResearchPlaylist], { description: 'Playlist placements of the artist, `limit` of them from `offset`, as the provider orders them' })
   playlists(
     @Root() artist: ResearchArtist,
     @Ctx() ctx: Context,
     @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) platform?: string,
     @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) status?: string,
-    @Arg('limit', () => Int, opt) limit?: number,
-    @Arg('offset', () => Int, opt) offset?: number,
+    @Arg('limit', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'limit') }) limit?: number,
+    @Arg('offset', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'offset') }) offset?: number,
   ) {
     const viewer = requireViewer(ctx.viewer);
     return researchService(ctx).artistPlaylists(viewer, validate(artistPlaylistsInput, withoutNulls({ artist: artist.id, platform, status, limit, offset })));
@@ -173,10 +173,10 @@ export class ResearchTrackResolver {
   stats(
     @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
-    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
-    @Arg('withPlaylists', () => Boolean, opt) withPlaylists?: boolean,
-    @Arg('withCharts', () => Boolean, opt) withCharts?: boolean,
-    @Arg('onlyCurrent', () => Boolean, opt) onlyCurrent?: boolean,
+    @Arg('source', Str, { description: describe(trackStatsInput, 'source') }) source: string,
+    @Arg('withPlaylists', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) withPlaylists?: boolean,
+    @Arg('withCharts', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) withCharts?: boolean,
+    @Arg('onlyCurrent', () => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) onlyCurrent?: boolean,
   ) {
     if (!track.isrc) return null;
     const viewer = requireViewer(ctx.viewer);
