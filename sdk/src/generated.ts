@@ -105,7 +105,7 @@ export type VerifyAgentInput = {
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, hint: string, createdAt: string, lastUsedAt: string | null, revoked: boolean, revokedAt: string | null }> };
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, hint: string, createdAt: string, lastUsedAt: string | null, revoked: boolean, revokedAt: string | null }> | null };
 
 export type CreateApiKeyMutationVariables = Exact<{
   input: CreateApiKeyInput;
@@ -140,7 +140,7 @@ export type RenderRunFieldsFragment = { id: string, status: RunStatus, progress:
 export type CompositionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CompositionsQuery = { compositions: Array<{ id: string, title: string, description: string, example: Record<string, unknown> }> };
+export type CompositionsQuery = { compositions: Array<{ id: string, title: string, description: string, example: Record<string, unknown> }> | null };
 
 export type RenderVideoMutationVariables = Exact<{
   input: RenderVideoInput;
@@ -154,7 +154,7 @@ export type RunsQueryVariables = Exact<{
 }>;
 
 
-export type RunsQuery = { runs: { items: Array<{ id: string, status: RunStatus, progress: number, attempts: number, error: string | null, taskIdentifier: string, createdAt: string, startedAt: string | null, finishedAt: string | null, outputExpiredAt: string | null, output: { url: string, mimeType: string, bytes: number, width: number, height: number, fps: number, durationInFrames: number, codec: string, expiresAt: string, retainedUntil: string | null } | null }> } };
+export type RunsQuery = { runs: { items: Array<{ id: string, status: RunStatus, progress: number, attempts: number, error: string | null, taskIdentifier: string, createdAt: string, startedAt: string | null, finishedAt: string | null, outputExpiredAt: string | null, output: { url: string, mimeType: string, bytes: number, width: number, height: number, fps: number, durationInFrames: number, codec: string, expiresAt: string, retainedUntil: string | null } | null }> } | null };
 
 export type CancelRunMutationVariables = Exact<{
   runId: string;
@@ -175,7 +175,7 @@ export type TrackStatsQueryVariables = Exact<{
 }>;
 
 
-export type TrackStatsQuery = { trackStats: { result: string, providerStatus: string | null, message: string | null, sourceIds: Array<string> | null, trackInfo: { title: string | null, statsTrackId: string | null, releaseDate: string | null, artists: Array<{ name: string }> } | null, stats: Array<{ source: string, dataSource: string, capturedAt: string, data: Record<string, unknown> }> } };
+export type TrackStatsQuery = { trackStats: { result: string, providerStatus: string | null, message: string | null, sourceIds: Array<string> | null, trackInfo: { title: string | null, statsTrackId: string | null, releaseDate: string | null, artists: Array<{ name: string }> } | null, stats: Array<{ source: string, dataSource: string, capturedAt: string, data: Record<string, unknown> }> } | null };
 
 export const RenderRunFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RenderRunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RenderRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"taskIdentifier"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"outputExpiredAt"}},{"kind":"Field","name":{"kind":"Name","value":"output"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"bytes"}},{"kind":"Field","name":{"kind":"Name","value":"width"}},{"kind":"Field","name":{"kind":"Name","value":"height"}},{"kind":"Field","name":{"kind":"Name","value":"fps"}},{"kind":"Field","name":{"kind":"Name","value":"durationInFrames"}},{"kind":"Field","name":{"kind":"Name","value":"codec"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"retainedUntil"}}]}}]}}]} as unknown as DocumentNode<RenderRunFieldsFragment, unknown>;
 export const ApiKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"hint"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode<ApiKeysQuery, ApiKeysQueryVariables>;

@@ -222,7 +222,7 @@ export type UpdateAgentTemplateInput = {
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { id: string, name: string, email: string | null, kind: AccountKind, organizations: Array<{ id: string, name: string }>, invitations: Array<{ invited_at: string, organization: { id: string, name: string } }> } };
+export type MeQuery = { me: { id: string, name: string, email: string | null, kind: AccountKind, organizations: Array<{ id: string, name: string }>, invitations: Array<{ invited_at: string, organization: { id: string, name: string } }> } | null };
 
 export type CreateOrganizationMutationVariables = Exact<{
   input: CreateOrganizationInput;
@@ -236,7 +236,7 @@ export type AgentTemplateFieldsFragment = { id: string, title: string, descripti
 export type AgentTemplatesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AgentTemplatesQuery = { agentTemplates: Array<{ id: string, title: string, description: string, prompt: string, tags: Array<string>, is_private: boolean, is_favourite: boolean, favorites_count: number, shared_emails: Array<string>, created_at: string, updated_at: string, creator: { id: string, name: string, image: string | null, is_admin: boolean } }> };
+export type AgentTemplatesQuery = { agentTemplates: Array<{ id: string, title: string, description: string, prompt: string, tags: Array<string>, is_private: boolean, is_favourite: boolean, favorites_count: number, shared_emails: Array<string>, created_at: string, updated_at: string, creator: { id: string, name: string, image: string | null, is_admin: boolean } }> | null };
 
 export type SetAgentTemplateFavoriteMutationVariables = Exact<{
   input: SetAgentTemplateFavoriteInput;
@@ -271,14 +271,14 @@ export type ArtistSocialsQueryVariables = Exact<{
 }>;
 
 
-export type ArtistSocialsQuery = { artistSocials: { items: Array<{ id: string, username: string, avatar: string | null, bio: string | null, region: string | null, social_id: string, profile_url: string, follower_count: number | null, following_count: number | null, updated_at: string }>, pagination: { total_count: number, page: number, limit: number, total_pages: number } } };
+export type ArtistSocialsQuery = { artistSocials: { items: Array<{ id: string, username: string, avatar: string | null, bio: string | null, region: string | null, social_id: string, profile_url: string, follower_count: number | null, following_count: number | null, updated_at: string }>, pagination: { total_count: number, page: number, limit: number, total_pages: number } } | null };
 
 export type ArtistGraphQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ArtistGraphQuery = { artist: { id: string, name: string, socials: { items: Array<{ username: string }>, pagination: { total_count: number } }, catalogs: Array<{ name: string }>, songs: { items: Array<{ isrc: string, name: string }> } } };
+export type ArtistGraphQuery = { artist: { id: string, name: string, socials: { items: Array<{ username: string }>, pagination: { total_count: number } }, catalogs: Array<{ name: string }>, songs: { items: Array<{ isrc: string, name: string }> } } | null };
 
 export type SignupAgentMutationVariables = Exact<{
   input: SignupAgentInput;
@@ -297,7 +297,7 @@ export type CreateApiKeyMutation = { createApiKey: { api_key: string, key: { id:
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, hint: string, revoked: boolean, created_at: string, last_used_at: string | null, revoked_at: string | null }> };
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, hint: string, revoked: boolean, created_at: string, last_used_at: string | null, revoked_at: string | null }> | null };
 
 export type AddOrganizationMemberMutationVariables = Exact<{
   input: AddOrganizationMemberInput;
@@ -311,7 +311,7 @@ export type CatalogSongsQueryVariables = Exact<{
 }>;
 
 
-export type CatalogSongsQuery = { catalogSongs: { items: Array<{ isrc: string, name: string, album: string | null, lyrics: string | null, catalog_id: string, updated_at: string, credits: Array<{ id: string, name: string, timestamp: number }> }>, pagination: { total_count: number, page: number, limit: number, total_pages: number } } };
+export type CatalogSongsQuery = { catalogSongs: { items: Array<{ isrc: string, name: string, album: string | null, lyrics: string | null, catalog_id: string, updated_at: string, credits: Array<{ id: string, name: string, timestamp: number }> }>, pagination: { total_count: number, page: number, limit: number, total_pages: number } } | null };
 
 export type CatalogGraphQueryVariables = Exact<{
   id: string | number;
@@ -319,12 +319,12 @@ export type CatalogGraphQueryVariables = Exact<{
 }>;
 
 
-export type CatalogGraphQuery = { catalog: { id: string, name: string, songs: { items: Array<{ isrc: string, name: string, artists: Array<{ id: string, name: string }> }>, pagination: { total_count: number } } } };
+export type CatalogGraphQuery = { catalog: { id: string, name: string, songs: { items: Array<{ isrc: string, name: string, artists: Array<{ id: string, name: string }> }>, pagination: { total_count: number } } } | null };
 
 export type MyArtistsCatalogsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyArtistsCatalogsQuery = { artists: Array<{ id: string, name: string, catalogs: Array<{ id: string, name: string, accounts: Array<{ id: string, name: string, kind: AccountKind }>, songs: { items: Array<{ isrc: string, name: string, artists: Array<{ id: string, name: string }>, catalogs: Array<{ id: string }> }> } }> }> };
+export type MyArtistsCatalogsQuery = { artists: Array<{ id: string, name: string, catalogs: Array<{ id: string, name: string, accounts: Array<{ id: string, name: string, kind: AccountKind }>, songs: { items: Array<{ isrc: string, name: string, artists: Array<{ id: string, name: string }>, catalogs: Array<{ id: string }> }> } }> }> | null };
 
 export type AddCatalogSongsMutationVariables = Exact<{
   input: AddCatalogSongsInput;
@@ -346,28 +346,28 @@ export type ResearchArtistGraphQueryVariables = Exact<{
 }>;
 
 
-export type ResearchArtistGraphQuery = { researchArtist: { id: string, tracks: Array<{ id: string, name: string, isrc: string | null, stats: { result: string, stats: Array<{ source: string, data: Record<string, unknown>, data_source: string }> } | null }>, playlists: Array<{ name: string, curator_id: string | null, curator: { id: string, name: string | null, followers: number | null, cm_statistics: Record<string, unknown> | null } | null }> } };
+export type ResearchArtistGraphQuery = { researchArtist: { id: string, tracks: Array<{ id: string, name: string, isrc: string | null, stats: { result: string, stats: Array<{ source: string, data: Record<string, unknown>, data_source: string }> } | null }> | null, playlists: Array<{ name: string, curator_id: string | null, curator: { id: string, name: string | null, followers: number | null, cm_statistics: Record<string, unknown> | null } | null }> | null } | null };
 
 export type TrackStatsQueryVariables = Exact<{
   input: TrackStatsInput;
 }>;
 
 
-export type TrackStatsQuery = { trackStats: { result: string, message: string | null, provider_status: string | null, source_ids: Array<string> | null, stats: Array<{ source: string, data: Record<string, unknown>, data_source: string, captured_at: string }>, track_info: { title: string | null, stats_track_id: string | null } | null } };
+export type TrackStatsQuery = { trackStats: { result: string, message: string | null, provider_status: string | null, source_ids: Array<string> | null, stats: Array<{ source: string, data: Record<string, unknown>, data_source: string, captured_at: string }>, track_info: { title: string | null, stats_track_id: string | null } | null } | null };
 
 export type SessionChatFieldsFragment = { id: string, sessionId: string, title: string, createdAt: string, updatedAt: string, hasUnread: boolean, isStreaming: boolean, modelId: string | null, activeStreamId: string | null, lastAssistantMessageAt: string | null };
 
 export type SessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SessionsQuery = { sessions: Array<{ id: string, title: string, createdAt: string, updatedAt: string }> };
+export type SessionsQuery = { sessions: Array<{ id: string, title: string, createdAt: string, updatedAt: string }> | null };
 
 export type SessionChatsQueryVariables = Exact<{
   sessionId: string | number;
 }>;
 
 
-export type SessionChatsQuery = { sessionChats: { defaultModelId: string, chats: Array<{ id: string, sessionId: string, title: string, createdAt: string, updatedAt: string, hasUnread: boolean, isStreaming: boolean, modelId: string | null, activeStreamId: string | null, lastAssistantMessageAt: string | null }> } };
+export type SessionChatsQuery = { sessionChats: { defaultModelId: string, chats: Array<{ id: string, sessionId: string, title: string, createdAt: string, updatedAt: string, hasUnread: boolean, isStreaming: boolean, modelId: string | null, activeStreamId: string | null, lastAssistantMessageAt: string | null }> } | null };
 
 export type CreateSessionMutationVariables = Exact<{
   input: CreateSessionInput;

@@ -15,7 +15,7 @@ export const agentService = (ctx: Context) => new AgentService(new AgentReposito
 export class AgentResolver {
   @Authorized()
   @Extensions(maxItems(TEMPLATES_PAGE_MAX))
-  @Query(() => [AgentTemplateType], {
+  @Query(() => [AgentTemplateType], { nullable: true,
     description: 'Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title, `limit` of them from `offset`',
   })
   agentTemplates(

@@ -26,14 +26,14 @@ export const artistService = (ctx: Context) => new ArtistService(new ArtistRepos
 @Resolver()
 export class ArtistResolver {
   @Authorized()
-  @Query(() => SocialProfilePage, { description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
+  @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocials(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsInput) input: ArtistSocialsInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).socialsByAccount(viewer, validate(socialsByAccountInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Query(() => SocialProfilePage, { description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
+  @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocialsById(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsByIdInput) input: ArtistSocialsByIdInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).socialsById(viewer, validate(socialsByIdInput, withoutNulls({ ...input })));
@@ -41,7 +41,7 @@ export class ArtistResolver {
 
   @Authorized()
   @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
-  @Query(() => [Artist], {
+  @Query(() => [Artist], { nullable: true,
     description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name: `limit` of them from `offset`',
   })
   async artists(
@@ -61,7 +61,7 @@ export class ArtistResolver {
   }
 
   @Authorized()
-  @Query(() => Artist, { description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
+  @Query(() => Artist, { nullable: true, description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
   artist(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The artist account id (UUID)' }) id: string): Promise<Artist> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).requireArtist(viewer, validate(artistIdInput, { id }).id);

@@ -37,7 +37,7 @@ export class AuthResolver {
 
   @Authorized()
   @Extensions(maxItems(LIST_BOUNDS.apiKeysListed))
-  @Query(() => [ApiKeyInfo], { description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
+  @Query(() => [ApiKeyInfo], { nullable: true, description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
   apiKeys(@Ctx() ctx: Context): Promise<ApiKeyInfo[]> {
     return apiKeys(ctx).list(requireViewer(ctx.viewer));
   }

@@ -20,13 +20,13 @@ export class RenderResolver {
   }
 
   @Authorized()
-  @Query(() => [CompositionType], { description: 'The compositions a render can name, with the JSON Schema of their props' })
+  @Query(() => [CompositionType], { nullable: true, description: 'The compositions a render can name, with the JSON Schema of their props' })
   compositions(@Ctx() ctx: Context): CompositionType[] {
     return renders(ctx).compositions();
   }
 
   @Authorized()
-  @Query(() => RenderRunPage, { description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
+  @Query(() => RenderRunPage, { nullable: true, description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
   runs(@Ctx() ctx: Context, @Arg('input', () => RunsInputType, { nullable: true }) input?: RunsInputType | null): Promise<RenderRunPage> {
     return renders(ctx).runs(requireViewer(ctx.viewer), validate(runsInput, withoutNulls({ ...input })));
   }

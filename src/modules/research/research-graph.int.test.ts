@@ -326,4 +326,28 @@ describe('research composed across the graph', () => {
       expect(res.body.data._entities).toEqual([{ id, research: { id: '4100021' } }]);
     });
   });
+
+  describe('a failing field is null beside the others (root and provider-backed fields are nullable)', () => {
+    it('answers me with song null and its error, where the whole answer was null', async () => {
+      const res = await t.graphql('{ me { name } song(isrc: "ZZZZZ0000000") { name } }', {}, owner.headers);
+      expect(res.body.data).toEqual({ me: { name: owner.account.name }, song: null });
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: ['song'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+      // The REST twin of a failing root field answers as before: its status and error body.
+      const rest = await t.http().get('/api/catalogs/songs').query({ catalog_id: '00000000-0000-4000-8000-00000000dead' }).set(owner.headers);
+      expect(rest.status).toBe(404);
+      expect(rest.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+    });
+
+    it('a provider failure nulls only the provider-backed field: the research artist and its other fields still answer', async () => {
+      const artist = sandboxData().artists[210];
+      intel.server.failWhen((r) => r.path === `/api/artist/${artist.id}`, { status: 500, body: { error: 'Upstream broke' } });
+      try {
+        const res = await t.graphql('query ($id: ID!) { me { name } researchArtist(id: $id) { id profile { name } } }', { id: String(artist.id) }, owner.headers);
+        expect(res.body.data).toEqual({ me: { name: owner.account.name }, researchArtist: { id: String(artist.id), profile: null } });
+        expect(res.body.errors).toEqual([expect.objectContaining({ path: ['researchArtist', 'profile'], extensions: expect.objectContaining({ code: 'PROVIDER_ERROR' }) })]);
+      } finally {
+        intel.server.reset();
+      }
+    });
+  });
 });
