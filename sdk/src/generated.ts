@@ -46,7 +46,7 @@ export type RunStatus =
   /** Waiting for a render worker */
   | 'QUEUED';
 
-/** One run (runId), or a page of the caller's or account_id's runs */
+/** One run (runId), or a page of the caller's runs or of the account given */
 export type RunsInput = {
   /** another account the caller may access */
   accountId?: string | null | undefined;

@@ -53,7 +53,7 @@ export class AccountProfile {
   organizations!: OrganizationType[];
 
   @Field(() => [AccountInvitation], {
-    description: 'Pending invitations, oldest first: accept by adding yourself to the organization (your own account_id), decline by removing yourself',
+    description: 'Pending invitations, oldest first: accept by adding yourself to the organization (your own account id), decline by removing yourself',
   })
   invitations!: AccountInvitation[];
 }

@@ -42,7 +42,7 @@ export class ArtistResolver {
   @Authorized()
   @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
   @Query(() => [Artist], { nullable: true,
-    description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name: `limit` of them from `offset`',
+    description: 'Artists on the roster of the caller and its organizations, or of the account or organization given, by name: `limit` of them from `offset`',
   })
   async artists(
     @Ctx() ctx: Context,
@@ -75,7 +75,7 @@ export class ArtistResolver {
   }
 
   @Authorized()
-  @Mutation(() => SocialProfile, { description: "Adds a social profile to an artist, or updates the artist's profile with the same profile_url" })
+  @Mutation(() => SocialProfile, { description: "Adds a social profile to an artist, or updates the artist's profile with the same profile URL" })
   upsertArtistSocial(@Ctx() ctx: Context, @Arg('input', () => UpsertArtistSocialInputType) input: UpsertArtistSocialInputType): Promise<SocialProfile> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).upsertSocial(viewer, validate(upsertSocialInput, withoutNulls({ ...input })));

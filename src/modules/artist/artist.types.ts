@@ -101,7 +101,7 @@ export class CreateArtistInputType {
   name!: string;
 }
 
-@InputType('UpsertArtistSocialInput', { description: "A social profile of an artist: the artist's profile with the same profile_url is updated" })
+@InputType('UpsertArtistSocialInput', { description: "A social profile of an artist: the artist's profile with the same profile URL is updated" })
 export class UpsertArtistSocialInputType {
   @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'region') })
   region?: string | null;

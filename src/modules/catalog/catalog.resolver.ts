@@ -52,14 +52,14 @@ export class CatalogResolver {
 
   @Authorized()
   @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
-  @Query(() => [Catalog], { nullable: true, description: `Catalogs linked to the caller, or to account_id, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
+  @Query(() => [Catalog], { nullable: true, description: `Catalogs linked to the caller, or to the account given, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
   catalogs(@Ctx() ctx: Context, @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ accountId })));
   }
 
   @Authorized()
-  @Mutation(() => Catalog, { description: 'Creates a catalog ({name}) or links an existing one ({catalog_id}) to the caller or account_id' })
+  @Mutation(() => Catalog, { description: 'Creates a catalog (a name) or links an existing one (a catalog id) to the caller or the account given' })
   addCatalog(@Ctx() ctx: Context, @Arg('input', () => AddCatalogInputType) input: AddCatalogInputType): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).addCatalog(viewer, validate(addCatalogInput, withoutNulls({ ...input })));

@@ -122,7 +122,7 @@ export class CatalogSongsQueryInput {
   limit?: number | null;
 }
 
-@InputType('AddCatalogInput', { description: 'Create a catalog ({name}) or link an existing one ({catalog_id}), to the caller or account_id' })
+@InputType('AddCatalogInput', { description: 'Create a catalog (a name) or link an existing one (a catalog id), to the caller or the account given' })
 export class AddCatalogInputType {
   @Field(() => String, { nullable: true, description: describe(addCatalogInput, 'name') })
   name?: string | null;

@@ -150,7 +150,7 @@ export class RenderVideoInputType {
   codec?: string | null;
 }
 
-@InputType('RunsInput', { description: "One run (runId), or a page of the caller's or account_id's runs" })
+@InputType('RunsInput', { description: "One run (runId), or a page of the caller's runs or of the account given" })
 export class RunsInputType {
   @Field(() => String, { nullable: true, description: describe(runsInput, 'runId') })
   runId?: string | null;

@@ -12,7 +12,7 @@ import { ResearchArtist } from './research.types';
 @Resolver()
 export class ArtistResearchMutationResolver {
   @Authorized()
-  @Mutation(() => Artist, { description: "Links an artist to the research provider's artist (match `explicit`); research_id null (or absent) links none. Answers the artist with its stored link" })
+  @Mutation(() => Artist, { description: "Links an artist to the research provider's artist (match `explicit`); a null (or absent) research id links none. Answers the artist with its stored link" })
   updateArtist(@Ctx() ctx: Context, @Arg('input', () => UpdateArtistInput) input: UpdateArtistInput): Promise<LinkedArtist> {
     const viewer = requireViewer(ctx.viewer);
     // REST drops a null before it gets here (the route requires the key), so an absent researchId means null.
@@ -22,7 +22,7 @@ export class ArtistResearchMutationResolver {
 
 @Resolver(() => Artist)
 export class ArtistResearchResolver {
-  @FieldResolver(() => String, { nullable: true, description: 'Research artist id of the stored link (never searched for: see research_link); null when linked to none, never linked, or not reachable' })
+  @FieldResolver(() => String, { nullable: true, description: 'Research artist id of the stored link (never searched for: the research link is); null when linked to none, never linked, or not reachable' })
   async researchId(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
     return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.research_id ?? null;
   }

@@ -21,7 +21,7 @@ export interface LinkedArtist extends Artist {
   stored_link?: ResearchLinkRow | null;
 }
 
-@InputType('UpdateArtistInput', { description: "Links an artist to the research provider's artist, or with research_id null to none" })
+@InputType('UpdateArtistInput', { description: "Links an artist to the research provider's artist, or with a null research id to none" })
 export class UpdateArtistInput {
   // research_id first: the order the REST edge has always checked them in (a 400 naming both names them so).
   @Field(() => String, { nullable: true, description: describe(linkArtistResearchInput, 'research_id') })

@@ -97,7 +97,7 @@ export class TrackInfo {
 
 @ObjectType('TrackStats', {
   description:
-    "Statistics of a track across sources. When every requested source is served from stored data it holds only result and stats; the provider's status, message, track_info and source_ids come with a provider answer.",
+    "Statistics of a track across sources. When every requested source is served from stored data it holds only result and stats; the provider's status, message, track info and source ids come with a provider answer.",
 })
 export class TrackStats {
   @Field(() => String, { name: 'providerStatus', nullable: true, description: '`success` when the provider was called for this answer; null when every source was served from stored data' })
