@@ -64,7 +64,7 @@ export type SignupAgentInput = {
   email: string;
 };
 
-/** Which track (exactly one identifier) and what to report of its statistics */
+/** Which track (exactly one of isrc, statsTrackId, platformATrackId or platformBTrackId; none or several is a BAD_USER_INPUT naming the field) and what to report of its statistics */
 export type TrackStatsInput = {
   /** track ISRC */
   isrc?: string | null | undefined;

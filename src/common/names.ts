@@ -59,19 +59,32 @@ export function renameFieldPath(
 }
 
 /**
+ * A problem's message with the operation's own fields it names (`one of isrc, stats_track_id`)
+ * renamed as its field path is: words that are a top-level field's GraphQL or REST name.
+ */
+export function renameFieldWords(message: string, fields: readonly InputFieldLike[], name: (field: InputFieldLike, depth: number) => string): string {
+  return message.replace(/\b[a-z][A-Za-z0-9_]*\b/g, (word) => {
+    const field = fields.find((f) => f.name === word || restName(f.name) === word);
+    return field && (word.includes('_') || /[A-Z]/.test(word)) ? name(field, 0) : word;
+  });
+}
+
+/**
  * The same error with each `details` field renamed (and the message naming it): how a face names
  * the fields of a BAD_USER_INPUT its operation answered. Any other error is returned as it is.
+ * `words`, when given, renames the fields a problem's message names.
  */
-export function renameProblemFields(error: unknown, rename: (field: string) => string): unknown {
+export function renameProblemFields(error: unknown, rename: (field: string) => string, words?: (message: string) => string): unknown {
   if (!(error instanceof AppError) || error.code !== 'BAD_USER_INPUT' || !error.details?.length) return error;
   let changed = false;
   let message = error.message;
   const details: FieldProblem[] = error.details.map((problem) => {
     const field = rename(problem.field);
-    if (field === problem.field) return problem;
+    const text = words ? words(problem.message) : problem.message;
+    if (field === problem.field && text === problem.message) return problem;
     changed = true;
-    message = message.replace(`${problem.field}: `, `${field}: `);
-    return { ...problem, field };
+    message = message.replace(`${problem.field}: ${problem.message}`, `${field}: ${text}`).replace(`${problem.field}: `, `${field}: `);
+    return { ...problem, field, message: text };
   });
   if (!changed) return error;
   return new AppError(error.code, message, { details, retryAfter: error.retryAfter, cause: error.cause });

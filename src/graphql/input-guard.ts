@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, GraphQLArgument, GraphQLError, GraphQLField, GraphQLFieldResolver, GraphQLInputField, GraphQLSchema, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
 import { AppError } from '../common/errors';
 import { guardInput, inputProblems } from '../common/input-guard';
-import { renameFieldPath, renameProblemFields } from '../common/names';
+import { renameFieldPath, renameFieldWords, renameProblemFields } from '../common/names';
 
 const GUARDED = Symbol('arguments guarded');
 type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
@@ -43,7 +43,11 @@ function inputFields(field: GraphQLField<unknown, unknown>): readonly (GraphQLAr
 function guard(inner: Guarded, fields: readonly (GraphQLArgument | GraphQLInputField)[]): Guarded {
   if (inner[GUARDED]) return inner;
   const named = (error: unknown): never => {
-    throw renameProblemFields(error, (path) => renameFieldPath(path, fields, (f) => f.name));
+    throw renameProblemFields(
+      error,
+      (path) => renameFieldPath(path, fields, (f) => f.name),
+      (message) => renameFieldWords(message, fields, (f) => f.name),
+    );
   };
   const guarded: Guarded = (source, args, context, info) => {
     // An operation's one `input` object is named by its members (`songs[0].name`), as its validation names them.

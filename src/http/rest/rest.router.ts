@@ -8,7 +8,7 @@ import { Context, createContext, headerValue } from '../../graphql/context';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';
 import { HttpError, toAppError, toHttpError } from './error-status';
-import { renameFieldPath, renameProblemFields, restName } from '../../common/names';
+import { renameFieldPath, renameFieldWords, renameProblemFields, restName } from '../../common/names';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import { afterBody, limitBytes, payloadTooLarge } from '../body';
 import { RestRoute, wrapAnswer } from './route';
@@ -165,7 +165,12 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const restNamed = (error: unknown): unknown => {
       const appError = toAppError(error);
       if (!appError) return error;
-      return renameProblemFields(appError, (path) => renameFieldPath(path, fields, (f, depth) => (depth === 0 ? restFieldName(route, f.name) : restName(f.name))));
+      const named = (f: { name: string }, depth: number) => (depth === 0 ? restFieldName(route, f.name) : restName(f.name));
+      return renameProblemFields(
+        appError,
+        (path) => renameFieldPath(path, fields, named),
+        (message) => renameFieldWords(message, fields, named),
+      );
     };
     // The operation's statements are cancelled if the client goes away before its answer.
     const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];

@@ -426,7 +426,7 @@ export class ResearchArtist {
   id!: string;
 }
 
-@InputType('TrackStatsInput', { description: "Which track (exactly one identifier) and what to report of its statistics" })
+@InputType('TrackStatsInput', { description: 'Which track (exactly one of isrc, statsTrackId, platformATrackId or platformBTrackId; none or several is a BAD_USER_INPUT naming the field) and what to report of its statistics' })
 export class TrackStatsQueryInput {
   @Field(() => String, { nullable: true, description: describe(trackStatsInput, 'isrc') })
   isrc?: string | null;
