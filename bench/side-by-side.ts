@@ -91,7 +91,7 @@ const json = (body: unknown) => JSON.stringify(body);
 /** The GraphQL twin of the REST route, selecting its fields in the order (and under the names) REST answers them. */
 const SERVICE_QUERY = `query CatalogSongs($input: CatalogSongsInput!) {
   catalogSongs(input: $input) {
-    items { isrc name album lyrics updatedAt catalogId artists: credits { id name timestamp } }
+    items { isrc name album lyrics updated_at: updatedAt catalog_id: catalogId artists: credits { id name timestamp } }
     pagination { total_count page limit total_pages }
   }
 }`;
