@@ -86,9 +86,10 @@ function describeOperations(schema: GraphQLSchema): GraphQLSchema {
  * type-graphql gives every plain `@Field` a resolver of its own that hands the resolver's data to
  * the field's middlewares (none) and returns `source[property]`: one call and one object per field
  * of every item of a page. Where that is all it does (no field resolver, no @Authorized, no
- * @UseMiddleware, property named as the field; this schema has no global middlewares), the field
- * is left to the default resolver, which reads the same property; graphql-jit then compiles the
- * read into the operation instead of calling a function.
+ * @UseMiddleware; this schema has no global middlewares), the field is left to the default
+ * resolver, which reads the same property (graphql-jit then compiles the read into the operation
+ * instead of calling a function), or, for a field named otherwise than its property, to a plain
+ * read of that property.
  */
 function readPlainFieldsDirectly(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
@@ -106,13 +107,18 @@ function readPlainFieldsDirectly(schema: GraphQLSchema): GraphQLSchema {
     const fields = type.getFields();
     for (const field of objectType.fields ?? []) {
       const graphqlField = fields[field.schemaName];
-      if (!graphqlField?.resolve || field.name !== field.schemaName || field.params?.length) continue;
+      if (!graphqlField?.resolve || field.params?.length) continue;
       if (field.roles !== undefined || field.middlewares?.length) continue;
       if (hasResolver(objectType.target, field.name) || hasResolver(field.target, field.name)) continue;
-      graphqlField.resolve = undefined;
+      // A field named otherwise than its property (`createdAt` of `created_at`) reads the property, and nothing else.
+      graphqlField.resolve = field.name === field.schemaName ? undefined : readProperty(field.name);
     }
   }
   return schema;
+}
+
+function readProperty(property: string): (source: Record<string, unknown>) => unknown {
+  return (source) => source[property];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
