@@ -1,5 +1,7 @@
 import { buildSchema, GraphQLInputObjectType } from 'graphql';
+import { z } from 'zod';
 import { AppError, invalidInput } from './errors';
+import { validate } from './validation';
 import { graphqlName, renameFieldPath, renameFieldWords, renameProblemFields, restName } from './names';
 
 const schema = buildSchema(`
@@ -42,5 +44,17 @@ describe('field names of the two faces (src/common/names.ts)', () => {
     expect(renamed.extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'songs[0].catalogId', message: 'must be a UUID' }] });
     const other = new AppError('NOT_FOUND', 'account_id not found');
     expect(renameProblemFields(other, () => 'x')).toBe(other);
+  });
+
+  it('reads a GraphQL input into a zod schema keyed by REST names, leaving the keys of a JSON value as they are', () => {
+    const schema = z.object({
+      account_id: z.string(),
+      songs: z.array(z.object({ catalog_id: z.string(), props: z.record(z.string(), z.unknown()) })),
+      artistName: z.string().optional(),
+    });
+    const parsed = validate(schema, { accountId: 'a', songs: [{ catalogId: 'c', props: { someKey: 1, other_key: 2 } }], artistName: 'x' });
+    expect(parsed).toEqual({ account_id: 'a', songs: [{ catalog_id: 'c', props: { someKey: 1, other_key: 2 } }], artistName: 'x' });
+    // Its problems name the schema's keys; the GraphQL face renames them (src/graphql/input-guard.ts).
+    expect(() => validate(schema, { accountId: 1, songs: [] })).toThrow(/account_id/);
   });
 });
