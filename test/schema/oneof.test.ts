@@ -1,6 +1,7 @@
 import { composeServices } from '@apollo/composition';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { buildSchema, GraphQLInputObjectType, parse } from 'graphql';
+import { buildSchema, execute, GraphQLInputObjectType, parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { FEDERATION_LINK } from '../../src/graphql/schema';
 
 /**
@@ -39,5 +40,19 @@ describe('@oneOf across graphql-js, @apollo/subgraph and composition', () => {
     expect(composed.errors).toBeUndefined();
     expect(composed.supergraphSdl).toMatch(/^input TrackRef$/m);
     expect(composed.supergraphSdl).not.toMatch(/@oneOf/);
+  });
+
+  it('graphql-jit, which runs every REST route and every repeated document, does not check @oneOf: graphql-js refuses two keys, the compiled query takes them', async () => {
+    const schema = buildSchema(ONE_OF_INPUT);
+    schema.getQueryType()!.getFields().trackName!.resolve = () => 'x';
+    const document = parse('query ($t: TrackRef!) { trackName(track: $t) }');
+    const variables = { t: { isrc: 'GBNWR2400001', statsTrackId: '42' } };
+    const interpreted = await execute({ schema, document, variableValues: variables });
+    expect(interpreted.errors?.[0]?.message).toMatch(/Exactly one key must be specified/);
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    const answer = await compiled.query(undefined, {}, variables);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({ trackName: 'x' });
   });
 });
