@@ -261,7 +261,7 @@ export class ResearchPlaylist {
   @Field(() => String, { description: 'ISRC of the artist\'s track placed on the playlist; null when unknown', nullable: true })
   isrc!: string | null;
 
-  @Field(() => Int, { description: 'Position of the track in the playlist, from 1; null when unknown', nullable: true })
+  @Field(() => Int, { description: 'Position of the track in the playlist, as the provider reports it; null when unknown', nullable: true })
   position!: number | null;
 
   @Field(() => String, { description: 'When the track was added to the playlist (ISO date); null when unknown', name: 'addedAt', nullable: true })
