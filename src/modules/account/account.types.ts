@@ -43,7 +43,7 @@ export class AccountProfile {
   @Field({ description: 'Display name of the account' })
   name!: string;
 
-  @Field(() => String, { description: 'The account\'s proven e-mail address; null when it has none (an API-key-only account, or an address not verified yet)', nullable: true })
+  @Field(() => String, { description: "The account's e-mail address (proven or not yet: signing in by it needs a proven one); null when it has none", nullable: true })
   email!: string | null;
 
   @Field(() => AccountKind, { description: 'Whether the account is a person, an artist or an organization' })
