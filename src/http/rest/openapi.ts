@@ -389,7 +389,9 @@ function answerSchema(schema: GraphQLSchema, route: RestRoute, document: Documen
     throw new Error(`${route.operation}: a REST answer cannot carry ${String(inner)} without a selection`);
   };
 
-  const result = typeSchema(field.type, rootField.selectionSet);
+  // A query's root field is nullable in the graph (a failure is its null and error); a REST route answers 200 only with a
+  // result: the failure is answered as its error.
+  const result = typeSchema(isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type), rootField.selectionSet);
   const envelope = route.answer;
   if (!envelope) return result;
   const resolved = (s: JsonObject): JsonObject => ('$ref' in s ? components[String(s.$ref).replace('#/components/schemas/', '')]! : s);
