@@ -91,7 +91,7 @@ const json = (body: unknown) => JSON.stringify(body);
 /** The GraphQL twin of the REST route, selecting its fields in the order (and under the names) REST answers them. */
 const SERVICE_QUERY = `query CatalogSongs($input: CatalogSongsInput!) {
   catalogSongs(input: $input) {
-    items { isrc name album lyrics updated_at catalog_id artists: credits { id name timestamp } }
+    items { isrc name album lyrics updated_at: updatedAt catalog_id: catalogId artists: credits { id name timestamp } }
     pagination { total_count page limit total_pages }
   }
 }`;
@@ -149,7 +149,7 @@ function scenarios(): Scenario[] {
         method: 'POST',
         path: '/graphql',
         headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-        body: json({ query: SERVICE_QUERY, variables: { input: { catalog_id: BENCH_CATALOG, limit: page } } }),
+        body: json({ query: SERVICE_QUERY, variables: { input: { catalogId: BENCH_CATALOG, limit: page } } }),
       },
       comparable: (b) => asRestPage(graphqlData(b, 'catalogSongs')),
       sameBytes: 'value',

@@ -111,7 +111,7 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     const owner = await createAccount(t.orm);
     const keys = async () => (await t.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from api_keys where account_id = ?', [owner.account.id]))[0].n;
     const before = await keys();
-    const mutation = 'mutation { createApiKey(input: { name: "dry run" }) { api_key } }';
+    const mutation = 'mutation { createApiKey(input: { name: "dry run" }) { api_key: apiKey } }';
     const dry = await t.http().post('/graphql').set(owner.headers).send({ query: mutation, extensions: { cost: { dryRun: true } } });
     expect(dry.status).toBe(200);
     expect(dry.body.data).toBeUndefined();
@@ -177,7 +177,7 @@ describe('refunds and refusals on a small budget (RATE_LIMIT_PER_MINUTE 300)', (
   });
 
   /** 100 songs with up to 50 credited artists each: weighs 52, reads what the catalog holds. */
-  const PAGE = `query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc artists { id name } } } }`;
+  const PAGE = `query($id: ID!) { catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc artists { id name } } } }`;
 
   it('lets a client run what the budget holds by actual cost, then refuses with the budget as it stands', async () => {
     const owner = await createAccount(t.orm, { organizations: [DEMO.northwind] });
@@ -231,7 +231,7 @@ describe('refunds under concurrency on two instances (RATE_LIMIT_PER_MINUTE 300,
     await t.close();
   });
 
-  const PAGE = `query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc artists { id name } } } }`;
+  const PAGE = `query($id: ID!) { catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc artists { id name } } } }`;
 
   it('never lets more through than the budget, nor gives back more than was charged', async () => {
     const owner = await createAccount(t.orm, { organizations: [DEMO.northwind] });

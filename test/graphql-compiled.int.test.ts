@@ -47,7 +47,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
   it('answers the same before and after the compilation, and compiles at the second run', async () => {
     const before = await operations();
     const answers = [];
-    for (let i = 0; i < 3; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, owner.headers));
+    for (let i = 0; i < 3; i += 1) answers.push(await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2 } }, owner.headers));
     const after = await operations();
     expect(after.interpreted - before.interpreted).toBe(1);
     expect(after.compiled - before.compiled).toBe(2);
@@ -61,11 +61,11 @@ describe('GraphQL operations compiled once their document comes back', () => {
   });
 
   it('runs the compiled operation with each request’s own variables and viewer', async () => {
-    const page2 = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2, page: 2 } }, owner.headers);
+    const page2 = await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2, page: 2 } }, owner.headers);
     expect(page2.body.data.catalogSongs.items).toHaveLength(1);
     // The stranger reaches no song of the catalog, compiled or not.
-    const refused = await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 2 } }, stranger.headers);
-    expect(refused.body.data).toBeNull();
+    const refused = await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 2 } }, stranger.headers);
+    expect(refused.body.data).toEqual({ catalogSongs: null });
     expect(refused.body.errors).toEqual([
       expect.objectContaining({ path: ['catalogSongs'], extensions: expect.objectContaining({ code: expect.stringMatching(/^(FORBIDDEN|NOT_FOUND)$/) }) }),
     ]);
@@ -74,7 +74,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('gives a resolver’s error the same answer whether the operation runs compiled or not', async () => {
     const query = `query Missing($input: CatalogSongsInput!) { catalogSongs(input: $input) { items { isrc } } }`;
-    const variables = { input: { catalog_id: '00000000-0000-4000-8000-00000000dead', limit: 1 } };
+    const variables = { input: { catalogId: '00000000-0000-4000-8000-00000000dead', limit: 1 } };
     const before = await operations();
     const first = await t.graphql(query, variables, owner.headers);
     const second = await t.graphql(query, variables, owner.headers);
@@ -93,9 +93,9 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('answers variables that do not coerce as graphql-js does (400, the variable named), compiled document or not', async () => {
     // Compiled by its first two runs with good variables.
-    await t.graphql(SONGS, { input: { catalog_id: catalogId } }, owner.headers);
+    await t.graphql(SONGS, { input: { catalogId: catalogId } }, owner.headers);
     const answers = [];
-    for (let i = 0; i < 2; i += 1) answers.push(await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 'many' } }, owner.headers));
+    for (let i = 0; i < 2; i += 1) answers.push(await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 'many' } }, owner.headers));
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -132,7 +132,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
 
   it('keeps a compiled operation: its next runs compile nothing', async () => {
     const before = await operations();
-    await t.graphql(SONGS, { input: { catalog_id: catalogId, limit: 1 } }, owner.headers);
+    await t.graphql(SONGS, { input: { catalogId: catalogId, limit: 1 } }, owner.headers);
     const after = await operations();
     expect(after.compiled - before.compiled).toBe(1);
     expect(after.compilations).toBe(before.compilations);

@@ -16,7 +16,7 @@ const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3
 const ME = '{ me { id name organizations { name } } }';
 /** 100 songs with their artists: weighs far more than `me`. */
 // 100 songs with at most 5 of their catalogs each: 600 objects, 7 points (with their artists, 50 a song at most, they would weigh 52).
-const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }';
+const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }';
 
 function expectHeaders(res: supertest.Response, limit: number, remaining: number) {
   expect(res.headers['ratelimit-limit']).toBe(String(limit));

@@ -151,7 +151,7 @@ export class MasClient {
   }
 
   listKeys() {
-    return this.request(ApiKeysDocument, {}).then((d) => d.apiKeys);
+    return this.request(ApiKeysDocument, {}).then((d) => answered(d.apiKeys, 'apiKeys'));
   }
 
   createKey(name: string) {
@@ -163,7 +163,7 @@ export class MasClient {
   }
 
   compositions() {
-    return this.request(CompositionsDocument, {}).then((d) => d.compositions);
+    return this.request(CompositionsDocument, {}).then((d) => answered(d.compositions, 'compositions'));
   }
 
   /** Starts a render; answers the run as queued (watch it with watchRun(run.id)). */
@@ -172,7 +172,7 @@ export class MasClient {
   }
 
   runs(options: { runId?: string; limit?: number } = {}) {
-    return this.request(RunsDocument, { input: options }).then((d) => d.runs.items);
+    return this.request(RunsDocument, { input: options }).then((d) => answered(d.runs, 'runs').items);
   }
 
   async run(runId: string): Promise<RenderRun> {
@@ -186,7 +186,7 @@ export class MasClient {
   }
 
   trackStats(input: TrackStatsInput) {
-    return this.request(TrackStatsDocument, { input }).then((d) => d.trackStats);
+    return this.request(TrackStatsDocument, { input }).then((d) => answered(d.trackStats, 'trackStats'));
   }
 
   private wsClient(): WsClient {
@@ -273,4 +273,13 @@ function wsError(error: unknown): MasError {
     return new MasError(code, `websocket closed (${close.code}${close.reason ? `: ${close.reason}` : ''})`, { status: code === 'NETWORK_ERROR' ? 0 : undefined });
   }
   return new MasError('NETWORK_ERROR', close.message ?? 'websocket failed', { status: 0, cause: error });
+}
+
+/**
+ * A query's root fields are nullable (a failing one is null beside the others, with its error);
+ * request throws on any error, so an answered field is there. Null without an error is the service's fault.
+ */
+function answered<T>(value: T | null | undefined, field: string): T {
+  if (value === null || value === undefined) throw new MasError('INTERNAL_SERVER_ERROR', `service answered no ${field}`, { status: 500 });
+  return value;
 }

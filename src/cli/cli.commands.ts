@@ -105,9 +105,9 @@ export const COMMANDS: Record<string, Command> = {
       const [email] = ctx.positionals;
       if (!email || ctx.positionals.length > 1) throw new UsageError('signup takes exactly one e-mail address');
       const result = await ctx.client(false).signup(email);
-      if (result.api_key) {
-        await saveKey(ctx, email, result.api_key);
-        ctx.print(`Signed up ${email} (account ${result.account_id}); API key saved to ${ctx.configFile}`, { ...result, api_key: result.api_key, config: ctx.configFile });
+      if (result.apiKey) {
+        await saveKey(ctx, email, result.apiKey);
+        ctx.print(`Signed up ${email} (account ${result.accountId}); API key saved to ${ctx.configFile}`, { ...result, apiKey: result.apiKey, config: ctx.configFile });
       } else {
         await writeConfig(ctx.configFile, { ...ctx.config, url: ctx.url, pendingEmail: email });
         ctx.print(`${result.message}\nThen run: mas verify <code>`, { ...result, config: ctx.configFile });
@@ -124,8 +124,8 @@ export const COMMANDS: Record<string, Command> = {
       const email = stringOption(ctx, 'email') ?? ctx.config.pendingEmail;
       if (!email) throw new UsageError('no pending signup: pass --email <address>');
       const result = await ctx.client(false).verify(email, code);
-      if (!result.api_key) throw new MasError('INTERNAL_SERVER_ERROR', 'the service verified the address but returned no key');
-      await saveKey(ctx, email, result.api_key);
+      if (!result.apiKey) throw new MasError('INTERNAL_SERVER_ERROR', 'the service verified the address but returned no key');
+      await saveKey(ctx, email, result.apiKey);
       ctx.print(`Verified ${email}; API key saved to ${ctx.configFile}`, { ...result, config: ctx.configFile });
     },
   },
@@ -138,10 +138,10 @@ export const COMMANDS: Record<string, Command> = {
       const client = ctx.client();
       if (action === 'list' && arg === undefined) {
         const keys = await client.listKeys();
-        ctx.print(keys.map((k) => `${k.id} ${k.name} …${k.hint} ${k.revoked ? 'revoked' : 'active'} created ${k.created_at}`).join('\n') || 'No keys.', { keys });
+        ctx.print(keys.map((k) => `${k.id} ${k.name} …${k.hint} ${k.revoked ? 'revoked' : 'active'} created ${k.createdAt}`).join('\n') || 'No keys.', { keys });
       } else if (action === 'create' && arg && rest.length === 0) {
         const created = await client.createKey(arg);
-        ctx.print(`${created.key.id} ${created.key.name}\n${created.api_key}\n(the key is shown once: store it now)`, created);
+        ctx.print(`${created.key.id} ${created.key.name}\n${created.apiKey}\n(the key is shown once: store it now)`, created);
       } else if (action === 'revoke' && arg && rest.length === 0) {
         const key = await client.revokeKey(arg);
         ctx.print(`Revoked ${key.id} ${key.name}`, { key });
@@ -223,8 +223,8 @@ export const COMMANDS: Record<string, Command> = {
       const isrc = stringOption(ctx, 'isrc');
       if (what !== 'track-stats' || rest.length > 0 || !isrc) throw new UsageError(`usage: ${COMMANDS.research.usage}`);
       const stats = await ctx.client().trackStats({ isrc, source: stringOption(ctx, 'source') ?? 'all', limit: intOption(ctx, 'limit'), offset: intOption(ctx, 'offset') });
-      const title = stats.track_info?.title ? `${stats.track_info.title} — ${stats.track_info.artists.map((a) => a.name).join(', ')}\n` : '';
-      ctx.print(`${title}${stats.stats.map((s) => `${s.source} (${s.data_source}, ${s.captured_at}): ${JSON.stringify(s.data)}`).join('\n') || stats.message || 'No statistics.'}`, stats);
+      const title = stats.trackInfo?.title ? `${stats.trackInfo.title} — ${stats.trackInfo.artists.map((a) => a.name).join(', ')}\n` : '';
+      ctx.print(`${title}${stats.stats.map((s) => `${s.source} (${s.dataSource}, ${s.capturedAt}): ${JSON.stringify(s.data)}`).join('\n') || stats.message || 'No statistics.'}`, stats);
     },
   },
   query: {

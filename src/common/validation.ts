@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FieldProblem, invalidInput } from './errors';
+import { restName } from './names';
 
 /** Formats zod issues as the `details` of a 400: one entry per invalid or missing field. */
 export function zodProblems(error: z.ZodError, prefix = ''): FieldProblem[] {
@@ -16,9 +17,45 @@ function fieldPath(path: readonly PropertyKey[], prefix: string): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), prefix) || 'body';
 }
 
-/** Parses input with a zod schema; a failure is a BAD_USER_INPUT naming every bad field. */
+/** The schema inside optional, nullable, default, pipe (transform) and the like. */
+function core(schema: z.core.$ZodType): z.core.$ZodType {
+  let current = schema;
+  for (let i = 0; i < 20; i++) {
+    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType; getter?: () => z.core.$ZodType };
+    if (def.innerType) current = def.innerType;
+    else if (def.type === 'pipe' && def.in) current = def.in;
+    else if (def.type === 'lazy' && def.getter) current = def.getter();
+    else break;
+  }
+  return current;
+}
+
+/**
+ * A GraphQL input read into a zod schema's keys: a member named `accountId` fills the schema's
+ * `account_id` (its REST name, src/common/names.ts) when the schema has no `accountId`. Only the
+ * schema's own objects are renamed: the keys of a JSON value (a record) stay as they are.
+ */
+export function byZodKeys(schema: z.core.$ZodType, value: unknown): unknown {
+  const inner = core(schema);
+  const def = inner._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType };
+  if (def.type === 'array' && def.element && Array.isArray(value)) return value.map((item) => byZodKeys(def.element!, item));
+  if (def.type !== 'object' || !def.shape || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const shape = def.shape;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const zodKey = key in shape ? key : restName(key) in shape ? restName(key) : key;
+    out[zodKey] = shape[zodKey] ? byZodKeys(shape[zodKey], member) : member;
+  }
+  return out;
+}
+
+/**
+ * Parses input with a zod schema; a failure is a BAD_USER_INPUT naming every bad field. The input
+ * may name its members by their GraphQL names (see byZodKeys); the problems name the schema's keys,
+ * which the GraphQL face renames to its own (src/graphql/input-guard.ts).
+ */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(byZodKeys(schema, input));
   if (result.success) return result.data;
   throw invalidInput(zodProblems(result.error, prefix));
 }

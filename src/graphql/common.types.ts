@@ -17,16 +17,16 @@ registerEnumType(ResultStatus, { name: 'ResultStatus', description: '`success`, 
 @ObjectType({ description: 'Page position of a list' })
 @Directive('@shareable')
 export class Pagination {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Items in the whole list' })
   total_count!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'This page, from 1' })
   page!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Items per page' })
   limit!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Pages in the whole list at this limit (0 for an empty list)' })
   total_pages!: number;
 }
 
@@ -53,7 +53,7 @@ export function Page<T extends object>(item: ClassType<T>) {
     @Field(() => [item], { description: 'The items of this page, in the list order' })
     items!: T[];
 
-    @Field(() => Pagination)
+    @Field(() => Pagination, { description: 'Where this page stands in the whole list' })
     pagination!: Pagination;
   }
   return PageType;

@@ -34,7 +34,7 @@ describe('operationCost', () => {
 
   it('knows the provider-backed fields from their @Extensions, and which of them are batched', () => {
     expect([...providers.calls].sort()).toEqual([
-      'Artist.research', 'Artist.research_link',
+      'Artist.research', 'Artist.researchLink',
       'Query.curator', 'Query.discover', 'Query.platformASearch', 'Query.researchGenres', 'Query.researchPlaylists',
       'Query.researchSearch', 'Query.researchTracks', 'Query.trackStats',
       'ResearchArtist.playlists', 'ResearchArtist.profile', 'ResearchArtist.tracks', 'ResearchPlaylist.curator',
@@ -44,7 +44,7 @@ describe('operationCost', () => {
 
   it('weighs `me` 1 and a page of 100 songs with their artists more, from the limit argument or its variable', () => {
     expect(cost('{ me { id name organizations { name } } }')).toEqual({ cost: 1, providerCalls: 0 });
-    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalog_id: $id, limit: $limit }) { items { isrc artists { id name } } } }';
+    const songs = 'query($id: ID!, $limit: Int) { catalogSongs(input: { catalogId: $id, limit: $limit }) { items { isrc artists { id name } } } }';
     // 100 songs + 50 artists each (Song.artists declares its bound, 50 credits a song) = 5 100 objects: 1 + 51.
     expect(cost(songs, { id: 'x', limit: 100 })).toEqual({ cost: 52, providerCalls: 0 });
     // Without a limit the page counts its default, 20 (20 songs, 1 000 artists): 1 + 10.
@@ -82,7 +82,7 @@ describe('operationCost', () => {
   // Changed with the bounds of issue 30: a list without a limit used to count 5, so the roster query below weighed 436
   // however large the roster, its catalogs or their credits were. Each list now counts its limit, else its declared bound.
   it('weighs the composed roster query by the bounds of its lists: refused without limits, admitted with them', () => {
-    const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } }';
+    const composed = '{ artists { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source: dataSource data } } } } } } }';
     // 100 artists (the roster's default page) × 20 catalogs (Artist.catalogs' default) × 100 songs: refused.
     expect(cost(composed).cost).toBeGreaterThan(600);
     const limited = composed.replace('artists {', 'artists(limit: 5) {').replace('catalogs {', 'catalogs(limit: 5) {');
@@ -103,7 +103,7 @@ describe('operationCost', () => {
     expect(cost('{ catalog(id: "x") { accounts { name } songs(limit: 10) { items { credits { name } catalogs { name } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
     // A write answers one song per song posted: 2 songs with their artists (50 each) weigh 1 + 1, 500 of them 1 + 250.
     const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
-    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalog_id: 'x', isrc: 'GBNWR2400001' })) });
+    const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalogId: 'x', isrc: 'GBNWR2400001' })) });
     expect(cost(add, posted(2))).toEqual({ cost: 2, providerCalls: 0 });
     expect(cost(add, posted(500))).toEqual({ cost: 251, providerCalls: 0 });
   });
@@ -121,9 +121,9 @@ describe('operationCost', () => {
     // of one track or artist, the static compositions, and the mutation answers that list what is left after a removal or what a removal ended.
     expect(unbounded.sort()).toEqual([
       'AccountProfile.invitations', 'AccountProfile.organizations',
-      'MembershipRevocation.catalog_links',
+      'MembershipRevocation.catalogLinks',
       'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
-      'OrganizationDeletion.catalog_links',
+      'OrganizationDeletion.catalogLinks',
       'OrganizationMembership.invitations', 'OrganizationMembership.members',
       'PlatformArtist.images',
       'Query.compositions', 'Query.organizations', 'Query.researchGenres',
@@ -137,14 +137,14 @@ describe('operationCost', () => {
   });
 
   it('weighs a fragment the same wherever it is spread, in an envelope with a limit or not', () => {
-    const inline = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
-    const spread = cost('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
+    const inline = cost('{ catalogSongs(input: { catalogId: "x", limit: 100 }) { items { isrc artists { id name } } } }');
+    const spread = cost('{ catalogSongs(input: { catalogId: "x", limit: 100 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }');
     expect(spread).toEqual(inline);
     // 100 songs, each with up to 50 credited artists (Song.artists' declared bound): 1 + (100 × 51) / 100.
     expect(inline.cost).toBe(1 + Math.floor((100 * 51) / 100));
     // The same fragment in a second envelope of 300: 2 + (100 × 51 + 300 × 51) / 100.
     expect(
-      cost('{ a: catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalog_id: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
+      cost('{ a: catalogSongs(input: { catalogId: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalogId: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
     ).toBe(2 + Math.floor((100 * 51 + 300 * 51) / 100));
     expect(cost('{ artists { catalogs { ...C } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
       cost('{ artists { catalogs { songs { items { isrc } } } } }').cost,
@@ -259,7 +259,7 @@ describe('operationCost', () => {
   });
 
   it('weighs an answer by what it holds: an empty roster its root field, a full page of songs like the estimate', () => {
-    const document = parse('{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { id name } } } }');
+    const document = parse('{ catalogSongs(input: { catalogId: "x", limit: 100 }) { items { isrc artists { id name } } } }');
     expect(answerCost(schema, document, undefined, { catalogSongs: { items: [] } }, providers, 0)).toBe(1);
     // 100 songs with 50 artists each: exactly what the estimate counts (52).
     const full = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: Array.from({ length: 50 }, () => ({ id: 'a', name: 'b' })) })) } };
@@ -286,7 +286,7 @@ describe('operationCost', () => {
 
   it('walks an answer by the keys it holds: selections it does not hold cost no work per object', () => {
     const skipped = Array.from({ length: 500 }, (_, i) => `s${i}: artists @skip(if: true) { name }`).join(' ');
-    const document = parse(`{ catalogSongs(input: { catalog_id: "x", limit: 100 }) { items { isrc artists { name } ${skipped} } } }`);
+    const document = parse(`{ catalogSongs(input: { catalogId: "x", limit: 100 }) { items { isrc artists { name } ${skipped} } } }`);
     const data = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: [{ name: 'a' }] })) } };
     const stats: WalkStats = { visited: 0 };
     expect(answerCost(schema, document, undefined, data, providers, 0, stats)).toBe(3);

@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { defaultFieldResolver, GraphQLError, GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
+import { defaultFieldResolver, GraphQLArgument, GraphQLError, GraphQLField, GraphQLFieldResolver, GraphQLInputField, GraphQLSchema, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
 import { AppError } from '../common/errors';
 import { guardInput, inputProblems } from '../common/input-guard';
+import { renameFieldPath, renameFieldWords, renameProblemFields } from '../common/names';
 
 const GUARDED = Symbol('arguments guarded');
 type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
@@ -11,27 +12,55 @@ type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
  * named as the argument, or as the member of an `input` argument: `title`, `songs[0].name`) for characters PostgreSQL cannot store before
  * it resolves. It sits in the schema, so HTTP, websockets and the REST face (sofa) all run it.
  * Idempotent: a schema built from an already guarded one keeps one guard per field.
+ *
+ * The guard also names the fields of the BAD_USER_INPUT a field answers by their GraphQL names
+ * (`songs[0].catalogId`): the operations' zod schemas and services name them by their REST names
+ * (src/common/names.ts), the one rule relating both.
  */
 export function guardArguments(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (!field.args.length) continue;
-      field.resolve = guard(field.resolve ?? defaultFieldResolver);
-      if (field.subscribe) field.subscribe = guard(field.subscribe);
+      const fields = inputFields(field);
+      field.resolve = guard(field.resolve ?? defaultFieldResolver, fields);
+      if (field.subscribe) field.subscribe = guard(field.subscribe, fields);
     }
   }
   return schema;
 }
 
-function guard(inner: Guarded): Guarded {
+/** What a field's problems are named after: the members of its one `input` argument, else its arguments. */
+function inputFields(field: GraphQLField<unknown, unknown>): readonly (GraphQLArgument | GraphQLInputField)[] {
+  const [only] = field.args;
+  if (field.args.length === 1 && only!.name === 'input') {
+    const type = isNonNullType(only!.type) ? only!.type.ofType : only!.type;
+    if (isInputObjectType(type)) return Object.values(type.getFields());
+  }
+  return field.args;
+}
+
+function guard(inner: Guarded, fields: readonly (GraphQLArgument | GraphQLInputField)[]): Guarded {
   if (inner[GUARDED]) return inner;
+  const named = (error: unknown): never => {
+    throw renameProblemFields(
+      error,
+      (path) => renameFieldPath(path, fields, (f) => f.name),
+      (message) => renameFieldWords(message, fields, (f) => f.name),
+    );
+  };
   const guarded: Guarded = (source, args, context, info) => {
     // An operation's one `input` object is named by its members (`songs[0].name`), as its validation names them.
     const keys = Object.keys(args);
-    if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
-    else guardInput(args, '');
-    return inner(source, args, context, info);
+    try {
+      if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
+      else guardInput(args, '');
+      const result = inner(source, args, context, info) as unknown;
+      if (result && typeof (result as Promise<unknown>).then === 'function') return (result as Promise<unknown>).then(undefined, named);
+      return result;
+    } catch (error) {
+      return named(error);
+    }
   };
   guarded[GUARDED] = true;
   return guarded;

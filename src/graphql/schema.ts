@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { getNamedType, GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
 import type { Context } from './context';
@@ -53,16 +53,43 @@ export async function buildPlainSchema(options: PlainSchemaOptions): Promise<Gra
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
-  return settleMutations(guardArguments(readPlainFieldsDirectly(schema)));
+  return settleMutations(guardArguments(readPlainFieldsDirectly(describeOperations(schema))));
+}
+
+const ROOT_DESCRIPTIONS: Record<'Query' | 'Mutation' | 'Subscription', string> = {
+  Query:
+    'The reads of the service. Every field needs credentials (an x-api-key header or Authorization: Bearer <JWT>) and answers only what the caller may reach; a field that fails is null with its error, the others still answer',
+  Mutation: 'The writes of the service, each with one `input` argument. Every field needs credentials except signupAgent and verifyAgent',
+  Subscription: 'Live updates of what the caller may see, with the same credentials as queries',
+};
+
+/**
+ * Descriptions type-graphql has no decorator for: the root types', and an operation's one `input`
+ * argument's, which is its input type's own (`input: CreateArtistInput!` → "A new artist account, …").
+ */
+function describeOperations(schema: GraphQLSchema): GraphQLSchema {
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!root) continue;
+    root.description ??= ROOT_DESCRIPTIONS[root.name as keyof typeof ROOT_DESCRIPTIONS];
+    for (const field of Object.values(root.getFields())) {
+      for (const arg of field.args) {
+        if (arg.description || arg.name !== 'input') continue;
+        const type = getNamedType(arg.type);
+        if (type.description) (arg as { description?: string | null }).description = type.description;
+      }
+    }
+  }
+  return schema;
 }
 
 /**
  * type-graphql gives every plain `@Field` a resolver of its own that hands the resolver's data to
  * the field's middlewares (none) and returns `source[property]`: one call and one object per field
  * of every item of a page. Where that is all it does (no field resolver, no @Authorized, no
- * @UseMiddleware, property named as the field; this schema has no global middlewares), the field
- * is left to the default resolver, which reads the same property; graphql-jit then compiles the
- * read into the operation instead of calling a function.
+ * @UseMiddleware; this schema has no global middlewares), the field is left to the default
+ * resolver, which reads the same property (graphql-jit then compiles the read into the operation
+ * instead of calling a function), or, for a field named otherwise than its property, to a plain
+ * read of that property.
  */
 function readPlainFieldsDirectly(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
@@ -80,13 +107,18 @@ function readPlainFieldsDirectly(schema: GraphQLSchema): GraphQLSchema {
     const fields = type.getFields();
     for (const field of objectType.fields ?? []) {
       const graphqlField = fields[field.schemaName];
-      if (!graphqlField?.resolve || field.name !== field.schemaName || field.params?.length) continue;
+      if (!graphqlField?.resolve || field.params?.length) continue;
       if (field.roles !== undefined || field.middlewares?.length) continue;
       if (hasResolver(objectType.target, field.name) || hasResolver(field.target, field.name)) continue;
-      graphqlField.resolve = undefined;
+      // A field named otherwise than its property (`createdAt` of `created_at`) reads the property, and nothing else.
+      graphqlField.resolve = field.name === field.schemaName ? undefined : readProperty(field.name);
     }
   }
   return schema;
+}
+
+function readProperty(property: string): (source: Record<string, unknown>) => unknown {
+  return (source) => source[property];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

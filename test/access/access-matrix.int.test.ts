@@ -171,7 +171,7 @@ describe('access matrix', () => {
 
       const song = await t.graphql(
         'mutation($songs: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $songs }) { isrc name } }',
-        { songs: [{ catalog_id: scratch.catalogId, isrc: rows.isrc, name: 'OVERWRITTEN', album: 'overwritten', lyrics: 'overwritten' }] },
+        { songs: [{ catalogId: scratch.catalogId, isrc: rows.isrc, name: 'OVERWRITTEN', album: 'overwritten', lyrics: 'overwritten' }] },
         credentials[name],
       );
       const social = await t.http().post(`/api/artists/${scratch.artistId}/socials`).set(credentials[name])

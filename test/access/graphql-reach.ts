@@ -145,7 +145,7 @@ export const READS: Record<string, ReachRead> = {
     visible: (r) => ({ id: r.catalogId, name: r.catalogName, songs: { items: [{ isrc: r.isrc, lyrics: r.lyrics }] } }),
   },
   'Query.artist(id)': {
-    request: (r) => ({ query: 'query($id: ID!) { artist(id: $id) { id songs { items { isrc lyrics } } socials { items { profile_url } } } }', variables: { id: r.artistId } }),
+    request: (r) => ({ query: 'query($id: ID!) { artist(id: $id) { id songs { items { isrc lyrics } } socials { items { profile_url: profileUrl } } } }', variables: { id: r.artistId } }),
     pick: (data) => data?.artist ?? null,
     visible: (r) => ({ id: r.artistId, songs: { items: [{ isrc: r.isrc, lyrics: r.lyrics }] }, socials: { items: [{ profile_url: r.profileUrl }] } }),
     hiddenCode: 'FORBIDDEN',
@@ -169,7 +169,7 @@ export const READS: Record<string, ReachRead> = {
     visible: (r) => ({ isrc: r.isrc, name: r.songName, lyrics: r.lyrics }),
   },
   '_entities Artist(id)': {
-    request: (r) => entity('Artist', { id: r.artistId }, 'id name songs { items { isrc lyrics } } socials { items { profile_url follower_count } }'),
+    request: (r) => entity('Artist', { id: r.artistId }, 'id name songs { items { isrc lyrics } } socials { items { profile_url: profileUrl follower_count: followerCount } }'),
     pick: first,
     visible: (r) => ({ id: r.artistId, name: r.artistName, songs: { items: [{ isrc: r.isrc, lyrics: r.lyrics }] }, socials: { items: [{ profile_url: r.profileUrl, follower_count: 7 }] } }),
   },

@@ -126,7 +126,7 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
     it('song(isrc) answers NOT_FOUND for an ISRC held only in catalogs out of reach, like an unknown one', async () => {
       // DEKAI2400007 is only in Kai Rivers Singles (Southside).
       const hidden = await t.graphql(SONG, { isrc: 'DEKAI2400007' }, as.nora);
-      expect(hidden.body.data).toBeNull();
+      expect(hidden.body.data).toEqual({ song: null });
       expect(hidden.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['NOT_FOUND']);
       const unknown = await t.graphql(SONG, { isrc: 'ZZZZZ0000000' }, as.nora);
       expect(unknown.body.errors[0].message).toBe(hidden.body.errors[0].message);

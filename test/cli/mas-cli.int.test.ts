@@ -61,7 +61,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
     const email = `agent+${randomUUID().slice(0, 8)}@bots.example.test`;
     const signup = await mas(['signup', email, '--json']);
     expect(signup).toMatchObject({ code: 0, stderr: '' });
-    const key = JSON.parse(signup.stdout).api_key as string;
+    const key = JSON.parse(signup.stdout).apiKey as string;
     expect(key).toMatch(/^mas_/);
     const configFile = join(home, 'config', 'mas', 'config.json');
     expect(statSync(configFile).mode & 0o777).toBe(0o600);
@@ -69,11 +69,11 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
 
     const created = await mas(['keys', 'create', 'second', '--json']);
     expect(created.code).toBe(0);
-    const second = JSON.parse(created.stdout) as { api_key: string; key: { id: string } };
+    const second = JSON.parse(created.stdout) as { apiKey: string; key: { id: string } };
     const listed = JSON.parse((await mas(['keys', 'list', '--json'])).stdout) as { keys: { name: string }[] };
     expect(listed.keys).toHaveLength(2);
     expect((await mas(['keys', 'revoke', second.key.id])).code).toBe(0);
-    expect((await mas(['keys', 'list'], { MAS_API_KEY: second.api_key })).code).toBe(3);
+    expect((await mas(['keys', 'list'], { MAS_API_KEY: second.apiKey })).code).toBe(3);
 
     writeFileSync(join(home, 'props.json'), JSON.stringify({ title: 'From the CLI' }));
     const rendered = await mas(['render', 'title-card', '--props', 'props.json', '--width', '64', '--height', '48', '--frames', '12', '--codec', 'vp8', '--watch', '--download', '--output', 'video.webm']);
@@ -100,7 +100,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
     expect(code).toBeDefined();
     const verified = await mas(['verify', code!, '--json'], person);
     expect(verified.code).toBe(0);
-    expect(JSON.parse(verified.stdout).api_key).toMatch(/^mas_/);
+    expect(JSON.parse(verified.stdout).apiKey).toMatch(/^mas_/);
     const listed = await mas(['keys', 'list', '--json'], person);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).keys).toHaveLength(1);

@@ -73,7 +73,7 @@ describe('hostile input findings (issue 11)', () => {
       }
       const nestedInput = await t.graphql(
         'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc } }',
-        { s: [{ catalog_id: DEMO.catalogNorthwind, isrc: 'GBNWR2400077', name: `x${NUL}` }] },
+        { s: [{ catalogId: DEMO.catalogNorthwind, isrc: 'GBNWR2400077', name: `x${NUL}` }] },
         as.nora,
       );
       expect(nestedInput.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'songs[0].name' }] });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { buildPlainSchema } from '../../src/graphql/schema';
 import { restFields } from '../../src/http/rest/documents';
+import { restFieldName } from '../../src/http/rest/inputs';
 import { buildOpenApiDocument, openApiPath, OpenApiDocument } from '../../src/http/rest/openapi';
 import { routeTable } from '../../src/http/rest/routes';
 import { operations as operationSpecs, resolvers } from '../../src/modules';
@@ -113,7 +114,9 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
       const { fields: args } = restFields(field);
       const params = op.parameters ?? [];
       const bodyProps = (op.requestBody?.content['application/json'].schema.properties ?? {}) as Record<string, Json>;
-      for (const arg of args) {
+      // REST names each field by its REST name (src/common/names.ts), a path parameter as its path does.
+      const restArgs = args.map((arg) => ({ name: restFieldName(route, arg.name) }));
+      for (const arg of restArgs) {
         const inPath = route.path.includes(`:${arg.name}`);
         const param = params.find((p) => p.name === arg.name);
         if (inPath) expect({ where, arg: arg.name, in: param?.in, required: param?.required }).toEqual({ where, arg: arg.name, in: 'path', required: true });
@@ -123,12 +126,12 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
           expect({ where, arg: arg.name, inQuery: Boolean(param), inBody: Boolean(bodyProps[arg.name]) }).toEqual({ where, arg: arg.name, inQuery: false, inBody: true });
         }
       }
-      expect(params.every((p) => args.some((a) => a.name === p.name))).toBe(true);
+      expect(params.every((p) => restArgs.some((a) => a.name === p.name))).toBe(true);
       // Bounds, defaults, enums and patterns of the route's zod input appear on the parameter or body field.
       if (route.input) {
         const json = z.toJSONSchema(route.input, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json> };
         for (const [prop, zodSchema] of Object.entries(json.properties)) {
-          expect({ where, prop, isArgument: args.some((a) => a.name === prop) }).toEqual({ where, prop, isArgument: true });
+          expect({ where, prop, isArgument: restArgs.some((a) => a.name === prop) }).toEqual({ where, prop, isArgument: true });
           const documented = params.find((p) => p.name === prop)?.schema ?? bodyProps[prop]!;
           for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'format', 'minItems', 'maxItems']) {
             if (zodSchema[keyword] === undefined) continue;

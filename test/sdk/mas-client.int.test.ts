@@ -40,8 +40,8 @@ describe('SDK against the running service (real PostgreSQL)', () => {
   it('signs an agent up, and manages its keys with the key it got', async () => {
     const email = `agent+${randomUUID().slice(0, 8)}@bots.example.test`;
     const signed = await client().signup(email);
-    expect(signed.api_key).toMatch(/^mas_/);
-    const mine = client({ apiKey: signed.api_key! });
+    expect(signed.apiKey).toMatch(/^mas_/);
+    const mine = client({ apiKey: signed.apiKey! });
     const created = await mine.createKey('ci');
     expect(created.key.name).toBe('ci');
     const keys = await mine.listKeys();
@@ -49,7 +49,7 @@ describe('SDK against the running service (real PostgreSQL)', () => {
     expect(keys).toHaveLength(2);
     const revoked = await mine.revokeKey(created.key.id);
     expect(revoked.revoked).toBe(true);
-    const refused = await caught(client({ apiKey: created.api_key }).listKeys());
+    const refused = await caught(client({ apiKey: created.apiKey }).listKeys());
     expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
   });
 

@@ -67,7 +67,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
   }
 
   const runsQuery = `query ($runId: String, $page: Int, $limit: Int, $account_id: String) {
-    runs(input: { runId: $runId, page: $page, limit: $limit, account_id: $account_id }) {
+    runs(input: { runId: $runId, page: $page, limit: $limit, accountId: $account_id }) {
       items { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts error outputExpiredAt
         output { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec } }
       pagination { total_count page limit total_pages } } }`;

@@ -10,7 +10,7 @@ const ROWS = 120;
 
 const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($input: ArtistSocialsByIdInput!) {
   artistSocialsById(input: $input) {
-    items { id social_id username profile_url avatar bio follower_count following_count region updated_at }
+    items { id social_id: socialId username profile_url: profileUrl avatar bio follower_count: followerCount following_count: followingCount region updated_at: updatedAt }
     pagination { total_count page limit total_pages }
   }
 }`;
@@ -70,7 +70,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
 
     it.each(PAGES)('GraphQL, page of %i: the rate-limit charge and one read, the same answer as REST', async (limit) => {
       await warm();
-      const m = await measure(() => t.graphql(CatalogSongsDocument, { input: { catalog_id: catalogId, limit } }, as.nora));
+      const m = await measure(() => t.graphql(CatalogSongsDocument, { input: { catalogId: catalogId, limit } }, as.nora));
       expect(m.result.body.errors).toBeUndefined();
       expect(spent(m)).toEqual(within(m.statements));
       const rest = await t.http().get('/api/catalogs/songs').query({ catalog_id: catalogId, limit }).set(as.nora);
@@ -88,7 +88,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
         const rest = await measure(() => t.http().get('/api/catalogs/songs').query({ catalog_id: id, limit: 100 }).set(as.nora));
         expect({ id, status: rest.result.status, code: rest.result.body.code }).toEqual({ id, status, code });
         expect(spent(rest)).toEqual(within(rest.statements));
-        const gql = await measure(() => t.graphql(CatalogSongsDocument, { input: { catalog_id: id, limit: 100 } }, as.nora));
+        const gql = await measure(() => t.graphql(CatalogSongsDocument, { input: { catalogId: id, limit: 100 } }, as.nora));
         expect({ id, code: (gql.result.body.errors as { extensions: { code: string } }[])[0].extensions.code }).toEqual({ id, code });
         expect(spent(gql)).toEqual(within(gql.statements));
       }
@@ -101,7 +101,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
         ['GET /api/artists/{id}/socials', () => t.http().get(`/api/artists/${id}/socials`).query({ limit }).set(as.nora)],
         ['GET /api/artist/socials', () => t.http().get('/api/artist/socials').query({ artist_account_id: id, limit }).set(as.nora)],
         ['Query.artistSocialsById', () => t.graphql(ARTIST_SOCIALS_BY_ID, { input: { id, limit } }, as.nora)],
-        ['Query.artistSocials', () => t.graphql(ArtistSocialsDocument, { input: { artist_account_id: id, limit } }, as.nora)],
+        ['Query.artistSocials', () => t.graphql(ArtistSocialsDocument, { input: { artistAccountId: id, limit } }, as.nora)],
       ] as const;
     /** The REST body's socials and pagination, or the GraphQL page's items and pagination under data. */
     const answer = (body: Record<string, unknown>) => {
@@ -147,11 +147,11 @@ describe('statements per request: catalog songs and artist socials (real Postgre
     const ROSTER = `query Roster($limit: Int) {
       artists {
         id name image
-        socials(limit: $limit) { items { id username profile_url updated_at } pagination { total_count page limit total_pages } }
+        socials(limit: $limit) { items { id username profile_url: profileUrl updated_at: updatedAt } pagination { total_count page limit total_pages } }
         catalogs {
-          id name created_at
+          id name created_at: createdAt
           accounts { id name kind }
-          songs(limit: $limit) { items { isrc name updated_at credits { id name timestamp } artists { id name } } pagination { total_count total_pages } }
+          songs(limit: $limit) { items { isrc name updated_at: updatedAt credits { id name timestamp } artists { id name } } pagination { total_count total_pages } }
         }
       }
     }`;
@@ -178,7 +178,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
     });
 
     it('keeps reach: an account_id roster of another organization is refused, and Otto sees no one else\'s roster', async () => {
-      const refused = await t.graphql('query($id: ID) { artists(account_id: $id) { id socials { items { id } } catalogs { id } } }', { id: DEMO.southside }, as.nora);
+      const refused = await t.graphql('query($id: ID) { artists(accountId: $id) { id socials { items { id } } catalogs { id } } }', { id: DEMO.southside }, as.nora);
       expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
       const otto = await t.graphql(ROSTER, { limit: 20 }, as.otto);
       expect(otto.body.data).toEqual({ artists: [] });

@@ -10,6 +10,7 @@ import {
   isScalarType,
 } from 'graphql';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
+import { restName } from '../../common/names';
 import type { RestRoute } from './route';
 
 const INT_MAX = 2 ** 31 - 1;
@@ -22,7 +23,9 @@ type Origin = 'path' | 'query' | 'body';
  * non-empty query value, else the body; checked against its GraphQL type (text is never coerced
  * loosely: "maybe" is no Boolean, decisions §1), then converted (text scalars through the scalar,
  * a lone query value as a one-item list). Any problem is a 400 naming every bad field. Bounds and
- * defaults are the operation's zod schema's, applied by its resolver.
+ * defaults are the operation's zod schema's, applied by its resolver. REST names each field by its
+ * REST name (`account_id` for the GraphQL `accountId`, src/common/names.ts; a path parameter as the
+ * route path names it); the variables carry the GraphQL names.
  */
 export function parseRestInput(
   args: readonly (GraphQLArgument | GraphQLInputField)[],
@@ -48,19 +51,20 @@ export function parseRestInput(
   for (const arg of args) {
     let origin: Origin;
     let value: unknown;
-    if (route.path.includes(`:${arg.name}`)) {
+    const name = restFieldName(route, arg.name);
+    if (isPathParameter(route, name)) {
       origin = 'path';
-      value = input.params[arg.name];
-    } else if (input.query[arg.name] !== undefined && input.query[arg.name] !== '') {
+      value = input.params[name];
+    } else if (input.query[name] !== undefined && input.query[name] !== '') {
       origin = 'query';
-      value = input.query[arg.name];
+      value = input.query[name];
     } else {
       origin = route.method === 'GET' ? 'query' : 'body';
-      value = route.method === 'GET' ? undefined : bodyObject[arg.name];
-      if (route.method === 'GET' && input.query[arg.name] === '') value = '';
+      value = route.method === 'GET' ? undefined : bodyObject[name];
+      if (route.method === 'GET' && input.query[name] === '') value = '';
     }
     const before = problems.length;
-    checkValue(arg.type, value, arg.name, origin === 'body' ? 'json' : 'text', problems);
+    checkValue(arg.type, value, name, origin === 'body' ? 'json' : 'text', problems);
     // An empty query value means absent; an empty JSON string is a value.
     const absent = value === undefined || value === null || (origin !== 'body' && value === '');
     if (problems.length === before && !absent) variables[arg.name] = coerce(arg.type, value);
@@ -72,7 +76,7 @@ export function parseRestInput(
 /**
  * Query parameters and body members the operation does not take, each a problem naming it (as
  * GraphQL refuses an unknown field: a typo'd `widht` must not render at the default width). Known:
- * the operation's fields, and the route's refused and required keys (which have their own
+ * the operation's fields under their REST names, and the route's refused and required keys (which have their own
  * messages). A path parameter is known in the path only: a query or body copy of it would be
  * ignored, so it is refused too. Members inside nested inputs are checked with their type.
  */
@@ -83,7 +87,7 @@ function unknownMembers(
   body: Record<string, unknown>,
 ): FieldProblem[] {
   const inPath = new Set([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
-  const known = new Set([...args.map((a) => a.name), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
+  const known = new Set([...args.map((a) => restFieldName(route, a.name)), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   const check = (key: string, where: 'query' | 'body') => {
@@ -98,11 +102,31 @@ function unknownMembers(
   return problems;
 }
 
+/** Whether a route path has the parameter `:name`. */
+export function isPathParameter(route: Pick<RestRoute, 'path'>, name: string): boolean {
+  return route.path.split('/').includes(`:${name}`);
+}
+
+/** The name a route gives a field of its operation: a path parameter's own, else the field's REST name. */
+export function restFieldName(route: Pick<RestRoute, 'path'>, graphqlName: string): string {
+  if (isPathParameter(route, graphqlName)) return graphqlName;
+  return restName(graphqlName);
+}
+
 function coerce(type: GraphQLInputType, value: unknown): unknown {
   if (isNonNullType(type)) return coerce(type.ofType, value);
   if (isListType(type)) return (Array.isArray(value) ? value : [value]).map((item) => coerce(type.ofType, item));
   if (isScalarType(type)) return type.name === 'Boolean' ? value === 'true' || value === true : type.serialize(value);
-  if (isInputObjectType(type)) return typeof value === 'string' ? JSON.parse(value) : value;
+  if (isInputObjectType(type)) {
+    const object = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+    // REST names → the input type's GraphQL names (a JSON scalar's own keys are left as they are).
+    const out: Record<string, unknown> = {};
+    for (const field of Object.values(type.getFields())) {
+      const member = object[restName(field.name)];
+      if (member !== undefined) out[field.name] = member === null ? null : coerce(field.type, member);
+    }
+    return out;
+  }
   return value;
 }
 
@@ -135,12 +159,13 @@ function checkValue(type: GraphQLInputType, value: unknown, field: string, mode:
       problems.push({ field, message: 'must be an object' });
       return;
     }
-    const fields = type.getFields();
+    const fields = Object.values(type.getFields());
     const obj = value as Record<string, unknown>;
+    const known = new Set(fields.map((def) => restName(def.name)));
     for (const key of Object.keys(obj)) {
-      if (!fields[key]) problems.push({ field: `${field}.${key}`, message: 'is not a known field' });
+      if (!known.has(key)) problems.push({ field: `${field}.${key}`, message: 'is not a known field' });
     }
-    for (const [name, def] of Object.entries(fields)) checkValue(def.type, obj[name], `${field}.${name}`, 'json', problems);
+    for (const def of fields) checkValue(def.type, obj[restName(def.name)], `${field}.${restName(def.name)}`, 'json', problems);
     return;
   }
   if (isEnumType(type)) {

@@ -25,7 +25,8 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
 import { ERROR_STATUS, ErrorBody } from './error-status';
 import { restFields, routeDocument } from './documents';
-import { operationField } from './inputs';
+import { isPathParameter, operationField, restFieldName } from './inputs';
+import { restName } from '../../common/names';
 import type { RestRoute } from './route';
 
 type JsonObject = Record<string, unknown>;
@@ -118,8 +119,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   }
 
   const schemas: Record<string, Schema> = {};
-  // sofa's components: the input types request bodies refer to (its answer components are not referred to).
-  Object.assign(schemas, generated.components.schemas, answers);
+  // sofa's components: the input types request bodies refer to (its answer components are not referred to),
+  // their members under their REST names.
+  Object.assign(schemas, restNamedInputs(schema, generated.components.schemas), answers);
   // Input objects are closed, in the body as in the graph: an unknown member is a 400 naming it.
   for (const [name, component] of Object.entries(schemas)) {
     if (isInputObjectType(schema.getType(name))) schemas[name] = closedObjects(component as JsonObject) as Schema;
@@ -153,6 +155,25 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: RestRoute[],
   return pruneComponents(document);
 }
 
+/** sofa documents input object types by their GraphQL field names: REST names their members by their REST names. */
+function restNamedInputs(schema: GraphQLSchema, components: Record<string, JsonObject>): Record<string, JsonObject> {
+  const out: Record<string, JsonObject> = {};
+  for (const [name, component] of Object.entries(components)) {
+    const properties = component.properties as Record<string, JsonObject> | undefined;
+    if (!isInputObjectType(schema.getType(name)) || !properties) {
+      out[name] = component;
+      continue;
+    }
+    const required = component.required as string[] | undefined;
+    out[name] = {
+      ...component,
+      ...(required ? { required: required.map(restName) } : {}),
+      properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [restName(key), value])),
+    };
+  }
+  return out;
+}
+
 /** `/things/:id` → `/api/things/{id}`. */
 export function openApiPath(routePath: string): string {
   return API_BASE + routePath.replace(/:(\w+)/g, '{$1}');
@@ -178,16 +199,19 @@ function operationFor(
   const bodyProperties: Record<string, Schema> = {};
   const bodyRequired: string[] = [];
   for (const arg of fields) {
-    const argSchema = mergeSchemas(inputSchema(arg.type, customScalars), input.properties[arg.name]);
-    const description = arg.description ?? (input.properties[arg.name]?.description as string | undefined);
-    const required = isNonNullType(arg.type) || input.required.includes(arg.name);
-    if (route.path.includes(`:${arg.name}`)) {
-      parameters.push({ name: arg.name, in: 'path', required: true, schema: argSchema, ...(description ? { description } : {}) });
+    // The field as REST names it (src/common/names.ts); the zod schema keys it by that name or its GraphQL one.
+    const name = restFieldName(route, arg.name);
+    const zodKey = name in input.properties ? name : arg.name;
+    const argSchema = mergeSchemas(inputSchema(arg.type, customScalars), input.properties[zodKey]);
+    const description = arg.description ?? (input.properties[zodKey]?.description as string | undefined);
+    const required = isNonNullType(arg.type) || input.required.includes(zodKey);
+    if (isPathParameter(route, name)) {
+      parameters.push({ name, in: 'path', required: true, schema: argSchema, ...(description ? { description } : {}) });
     } else if (route.method === 'GET') {
-      parameters.push({ name: arg.name, in: 'query', required, schema: argSchema, ...(description ? { description } : {}) });
+      parameters.push({ name, in: 'query', required, schema: argSchema, ...(description ? { description } : {}) });
     } else {
-      bodyProperties[arg.name] = description ? { ...argSchema, description } : argSchema;
-      if (required) bodyRequired.push(arg.name);
+      bodyProperties[name] = description ? { ...argSchema, description } : argSchema;
+      if (required) bodyRequired.push(name);
     }
   }
 
@@ -391,7 +415,9 @@ function answerSchema(schema: GraphQLSchema, route: RestRoute, document: Documen
     throw new Error(`${route.operation}: a REST answer cannot carry ${String(inner)} without a selection`);
   };
 
-  const result = typeSchema(field.type, rootField.selectionSet);
+  // A query's root field is nullable in the graph (a failure is its null and error); a REST route answers 200 only with a
+  // result: the failure is answered as its error.
+  const result = typeSchema(isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type), rootField.selectionSet);
   const envelope = route.answer;
   if (!envelope) return result;
   const resolved = (s: JsonObject): JsonObject => ('$ref' in s ? components[String(s.$ref).replace('#/components/schemas/', '')]! : s);

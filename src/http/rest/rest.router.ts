@@ -6,8 +6,9 @@ import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
 import { restFields, routeDocument } from './documents';
-import { operationField, parseRestInput } from './inputs';
-import { HttpError, toHttpError } from './error-status';
+import { operationField, parseRestInput, restFieldName } from './inputs';
+import { HttpError, toAppError, toHttpError } from './error-status';
+import { renameFieldPath, renameFieldWords, renameProblemFields, restName } from '../../common/names';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import { afterBody, limitBytes, payloadTooLarge } from '../body';
 import { RestRoute, wrapAnswer } from './route';
@@ -148,7 +149,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         const operation = operations.get(route)!;
         const result = await operation.run(req.ctx!, variableValues);
         if (result.errors?.length) {
-          const httpError = toHttpError(result.errors[0]);
+          const httpError = toHttpError(restNamed(result.errors[0]));
           if (httpError.unexpected) deps.logger.error({ err: result.errors[0] }, 'unexpected error in REST operation');
           sendError(res, httpError);
           return;
@@ -163,6 +164,17 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
       } catch (error) {
         next(error);
       }
+    };
+    /** The operation's input problems name its GraphQL fields: the REST answer names them as this route does. */
+    const restNamed = (error: unknown): unknown => {
+      const appError = toAppError(error);
+      if (!appError) return error;
+      const named = (f: { name: string }, depth: number) => (depth === 0 ? restFieldName(route, f.name) : restName(f.name));
+      return renameProblemFields(
+        appError,
+        (path) => renameFieldPath(path, fields, named),
+        (message) => renameFieldWords(message, fields, named),
+      );
     };
     // The operation's statements are cancelled if the client goes away before its answer.
     const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];

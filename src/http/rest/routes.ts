@@ -45,7 +45,7 @@ export const restRoutes: RestRoute[] = [
     method: 'DELETE',
     path: '/organizations/:id',
     tags: ['organizations'],
-    select: 'organization { ...Organization } members invitations catalog_links { ...RevokedCatalogLink } deleted_catalogs',
+    select: 'organization { ...Organization } members invitations catalog_links: catalogLinks { ...RevokedCatalogLink } deleted_catalogs: deletedCatalogs',
     answer: { spread: true, name: 'OrganizationDeletionResult' },
   },
 
@@ -60,7 +60,7 @@ export const restRoutes: RestRoute[] = [
     tags: ['keys'],
     refusedFields: personal,
     errors: ['CONFLICT'],
-    select: 'key { ...NewApiKey } api_key',
+    select: 'key { ...NewApiKey } api_key: apiKey',
     answer: { spread: true, name: 'CreateApiKeyResult' },
   },
   { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'key', name: 'RevokeApiKeyResult' } },
@@ -167,7 +167,7 @@ export const restRoutes: RestRoute[] = [
     method: 'PUT',
     path: '/agents/templates/:id/favorite',
     tags: ['agent templates'],
-    select: 'favorites_count is_favourite',
+    select: 'favorites_count: favoritesCount is_favourite: isFavourite',
     answer: { spread: true, name: 'AgentTemplateFavoriteResult', description: 'Answer of PUT /api/agents/templates/{id}/favorite: the state just written' },
   },
 

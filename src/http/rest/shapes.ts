@@ -7,14 +7,14 @@ export const REST_SHAPES: Record<string, string> = {
   Pagination: 'fragment Pagination on Pagination { total_count page limit total_pages }',
 
   // catalog
-  CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at updated_at }',
-  CatalogSong: 'fragment CatalogSong on Song { isrc name album lyrics updated_at catalog_id artists: credits { ...SongCredit } }',
+  CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at: createdAt updated_at: updatedAt }',
+  CatalogSong: 'fragment CatalogSong on Song { isrc name album lyrics updated_at: updatedAt catalog_id: catalogId artists: credits { ...SongCredit } }',
   SongCredit: 'fragment SongCredit on SongCredit { id name timestamp }',
 
   // agent
   AgentTemplate:
-    'fragment AgentTemplate on AgentTemplate { id title description prompt tags creator { ...TemplateCreator } is_private is_favourite favorites_count shared_emails created_at updated_at }',
-  TemplateCreator: 'fragment TemplateCreator on TemplateCreator { id name image is_admin }',
+    'fragment AgentTemplate on AgentTemplate { id title description prompt tags creator { ...TemplateCreator } is_private: isPrivate is_favourite: isFavourite favorites_count: favoritesCount shared_emails: sharedEmails created_at: createdAt updated_at: updatedAt }',
+  TemplateCreator: 'fragment TemplateCreator on TemplateCreator { id name image is_admin: isAdmin }',
 
   // session
   Session: 'fragment Session on Session { id title createdAt updatedAt }',
@@ -26,41 +26,41 @@ export const REST_SHAPES: Record<string, string> = {
   // account
   AccountProfile: 'fragment AccountProfile on AccountProfile { id name email kind organizations { ...OrganizationRef } invitations { ...AccountInvitation } }',
   OrganizationRef: 'fragment OrganizationRef on Organization { id name }',
-  AccountInvitation: 'fragment AccountInvitation on AccountInvitation { organization { ...OrganizationRef } invited_at }',
-  Organization: 'fragment Organization on Organization { id name created_at }',
+  AccountInvitation: 'fragment AccountInvitation on AccountInvitation { organization { ...OrganizationRef } invited_at: invitedAt }',
+  Organization: 'fragment Organization on Organization { id name created_at: createdAt }',
   OrganizationMember: 'fragment OrganizationMember on OrganizationMember { id name kind }',
-  OrganizationInvitee: 'fragment OrganizationInvitee on OrganizationInvitee { id name kind invited_at }',
-  MembershipRevocation: 'fragment MembershipRevocation on MembershipRevocation { membership invitation invitations catalog_links { ...RevokedCatalogLink } }',
-  RevokedCatalogLink: 'fragment RevokedCatalogLink on RevokedCatalogLink { catalog_id account_id }',
+  OrganizationInvitee: 'fragment OrganizationInvitee on OrganizationInvitee { id name kind invited_at: invitedAt }',
+  MembershipRevocation: 'fragment MembershipRevocation on MembershipRevocation { membership invitation invitations catalog_links: catalogLinks { ...RevokedCatalogLink } }',
+  RevokedCatalogLink: 'fragment RevokedCatalogLink on RevokedCatalogLink { catalog_id: catalogId account_id: accountId }',
 
   // auth
-  ApiKey: 'fragment ApiKey on ApiKey { id name hint created_at last_used_at revoked revoked_at }',
-  NewApiKey: 'fragment NewApiKey on ApiKey { id name created_at }',
-  OnboardingResult: 'fragment OnboardingResult on AgentOnboarding { account_id api_key message }',
+  ApiKey: 'fragment ApiKey on ApiKey { id name hint created_at: createdAt last_used_at: lastUsedAt revoked revoked_at: revokedAt }',
+  NewApiKey: 'fragment NewApiKey on ApiKey { id name created_at: createdAt }',
+  OnboardingResult: 'fragment OnboardingResult on AgentOnboarding { account_id: accountId api_key: apiKey message }',
 
   // research
   TrackStatsResult:
-    'fragment TrackStatsResult on TrackStats { status: provider_status result message stats { ...TrackStatsRecord } track_info { ...TrackInfo } source_ids }',
-  TrackStatsRecord: 'fragment TrackStatsRecord on TrackStatsRecord { source data data_source captured_at }',
+    'fragment TrackStatsResult on TrackStats { status: providerStatus result message stats { ...TrackStatsRecord } track_info: trackInfo { ...TrackInfo } source_ids: sourceIds }',
+  TrackStatsRecord: 'fragment TrackStatsRecord on TrackStatsRecord { source data data_source: dataSource captured_at: capturedAt }',
   TrackInfo:
-    'fragment TrackInfo on TrackInfo { stats_track_id title avatar site_url release_date artists { ...NamedRef } is_remix collaborators { ...TrackCollaborator } labels distributors { ...NamedRef } genres links { ...TrackLink } }',
+    'fragment TrackInfo on TrackInfo { stats_track_id: statsTrackId title avatar site_url: siteUrl release_date: releaseDate artists { ...NamedRef } is_remix: isRemix collaborators { ...TrackCollaborator } labels distributors { ...NamedRef } genres links { ...TrackLink } }',
   NamedRef: 'fragment NamedRef on NamedRef { name }',
   TrackCollaborator: 'fragment TrackCollaborator on TrackCollaborator { name roles }',
-  TrackLink: 'fragment TrackLink on TrackLink { source external_id url isrc }',
-  DiscoveredArtist: 'fragment DiscoveredArtist on DiscoveredArtist { name id sp_monthly_listeners sp_followers tiktok_followers ins_followers country }',
+  TrackLink: 'fragment TrackLink on TrackLink { source external_id: externalId url isrc }',
+  DiscoveredArtist: 'fragment DiscoveredArtist on DiscoveredArtist { name id sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers tiktok_followers: tiktokFollowers ins_followers: insFollowers country }',
   CuratorProfile:
-    'fragment CuratorProfile on CuratorProfile { id platform platform_curator_id name image_url description followers instagram_followers facebook_followers twitter_followers youtube_subscribers soundcloud_followers tiktok_followers cm_statistics last_synced_at suspicion_score social_urls captured_at }',
+    'fragment CuratorProfile on CuratorProfile { id platform platform_curator_id: platformCuratorId name image_url: imageUrl description followers instagram_followers: instagramFollowers facebook_followers: facebookFollowers twitter_followers: twitterFollowers youtube_subscribers: youtubeSubscribers soundcloud_followers: soundcloudFollowers tiktok_followers: tiktokFollowers cm_statistics: cmStatistics last_synced_at: lastSyncedAt suspicion_score: suspicionScore social_urls: socialUrls captured_at: capturedAt }',
   ResearchGenre: 'fragment ResearchGenre on ResearchGenre { id name }',
-  ArtistTrackItem: 'fragment ArtistTrackItem on ResearchTrack { id name isrc artist_names album_name release_date image_url }',
+  ArtistTrackItem: 'fragment ArtistTrackItem on ResearchTrack { id name isrc artist_names: artistNames album_name: albumName release_date: releaseDate image_url: imageUrl }',
   ArtistPlaylistItem:
-    'fragment ArtistPlaylistItem on ResearchPlaylist { id name platform curator_id curator_name followers track_name isrc position added_at }',
+    'fragment ArtistPlaylistItem on ResearchPlaylist { id name platform curator_id: curatorId curator_name: curatorName followers track_name: trackName isrc position added_at: addedAt }',
   PlatformSearchResult:
     'fragment PlatformSearchResult on PlatformSearchResult { artists { ...PlatformArtistsPage } albums tracks playlists shows episodes audiobooks }',
   PlatformArtistsPage:
     'fragment PlatformArtistsPage on PlatformArtistsPage { href items { ...PlatformArtist } limit next offset previous total }',
   PlatformArtist:
-    'fragment PlatformArtist on PlatformArtist { external_urls { ...PlatformExternalUrls } followers { ...PlatformFollowers } genres href id images { ...PlatformImage } name popularity type uri }',
-  PlatformExternalUrls: 'fragment PlatformExternalUrls on PlatformExternalUrls { platform_a }',
+    'fragment PlatformArtist on PlatformArtist { external_urls: externalUrls { ...PlatformExternalUrls } followers { ...PlatformFollowers } genres href id images { ...PlatformImage } name popularity type uri }',
+  PlatformExternalUrls: 'fragment PlatformExternalUrls on PlatformExternalUrls { platform_a: platformA }',
   PlatformFollowers: 'fragment PlatformFollowers on PlatformFollowers { href total }',
   PlatformImage: 'fragment PlatformImage on PlatformImage { url height width }',
 
@@ -71,7 +71,7 @@ export const REST_SHAPES: Record<string, string> = {
   RenderOutput: 'fragment RenderOutput on RenderOutput { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec }',
 
   // artist
-  SocialProfile: 'fragment SocialProfile on SocialProfile { id social_id username profile_url avatar bio follower_count following_count region updated_at }',
-  RosterArtist: 'fragment RosterArtist on Artist { id name image created_at }',
-  ArtistResearchRecord: 'fragment ArtistResearchRecord on Artist { id name research_id research_match research_matched_at }',
+  SocialProfile: 'fragment SocialProfile on SocialProfile { id social_id: socialId username profile_url: profileUrl avatar bio follower_count: followerCount following_count: followingCount region updated_at: updatedAt }',
+  RosterArtist: 'fragment RosterArtist on Artist { id name image created_at: createdAt }',
+  ArtistResearchRecord: 'fragment ArtistResearchRecord on Artist { id name research_id: researchId research_match: researchMatch research_matched_at: researchMatchedAt }',
 };

@@ -25,13 +25,13 @@ export const accountService = (ctx: Context) => new AccountService(new AccountRe
 @Resolver()
 export class AccountResolver {
   @Authorized()
-  @Query(() => AccountProfile, { description: 'The authenticated account, its organizations and pending invitations' })
+  @Query(() => AccountProfile, { nullable: true, description: 'The authenticated account, its organizations and pending invitations' })
   me(@Ctx() ctx: Context): Promise<AccountProfile> {
     return accountService(ctx).me(requireViewer(ctx.viewer));
   }
 
   @Authorized()
-  @Query(() => [OrganizationType], { description: 'Organizations the authenticated account is a member of' })
+  @Query(() => [OrganizationType], { nullable: true, description: 'Organizations the authenticated account is a member of' })
   organizations(@Ctx() ctx: Context): Promise<OrganizationType[]> {
     return accountService(ctx).organizations(requireViewer(ctx.viewer));
   }

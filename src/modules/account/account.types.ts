@@ -3,62 +3,70 @@ import { describe } from '../../common/validation';
 import { AccountKind } from './account.entity';
 import { addMemberInput, createOrganizationInput, deleteOrganizationInput, removeMemberInput } from './account.inputs';
 
-registerEnumType(AccountKind, { name: 'AccountKind', description: 'person, artist or organization' });
+registerEnumType(AccountKind, {
+  name: 'AccountKind',
+  description: 'person, artist or organization',
+  valuesConfig: {
+    person: { description: 'A person: signs in, holds API keys, joins organizations' },
+    artist: { description: 'An artist account: on rosters, credited on songs' },
+    organization: { description: 'An organization: has members, a roster and catalogs of its own' },
+  },
+});
 
 @ObjectType('Organization', { description: 'An organization account (a federation entity: other subgraphs may extend it by id)' })
 @Directive('@key(fields: "id")')
 export class OrganizationType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The organization account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The organization name (1-200 characters)' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'When the organization was created', name: 'createdAt' })
   created_at!: Date;
 }
 
 @ObjectType('AccountInvitation', { description: 'A pending invitation of the authenticated account to an organization' })
 export class AccountInvitation {
-  @Field(() => OrganizationType)
+  @Field(() => OrganizationType, { description: 'The organization the account is invited to' })
   organization!: OrganizationType;
 
-  @Field()
+  @Field({ description: 'When the invitation was made', name: 'invitedAt' })
   invited_at!: Date;
 }
 
 @ObjectType('AccountProfile', { description: 'The authenticated account' })
 export class AccountProfile {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the account' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The account's e-mail address (proven or not yet: signing in by it needs a proven one); null when it has none", nullable: true })
   email!: string | null;
 
-  @Field(() => AccountKind)
+  @Field(() => AccountKind, { description: 'Whether the account is a person, an artist or an organization' })
   kind!: AccountKind;
 
-  @Field(() => [OrganizationType])
+  @Field(() => [OrganizationType], { description: 'Organizations the account is a member of, by name' })
   organizations!: OrganizationType[];
 
   @Field(() => [AccountInvitation], {
-    description: 'Pending invitations, oldest first: accept by adding yourself to the organization (your own account_id), decline by removing yourself',
+    description: 'Pending invitations, oldest first: accept by adding yourself to the organization (your own account id), decline by removing yourself',
   })
   invitations!: AccountInvitation[];
 }
 
 @ObjectType('OrganizationMember', { description: 'A member of an organization' })
 export class OrganizationMember {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The member account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the member' })
   name!: string;
 
-  @Field(() => AccountKind)
+  @Field(() => AccountKind, { description: 'Whether the member is a person or an artist' })
   kind!: AccountKind;
 }
 
@@ -67,7 +75,7 @@ export class OrganizationMember {
     'An account invited to an organization that has not accepted yet (not a member). Its name and kind are shown only to a caller who reaches the account already: an invitation reveals nothing of its invitee',
 })
 export class OrganizationInvitee {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The invited account id (UUID)' })
   id!: string;
 
   @Field(() => String, { nullable: true, description: 'The invitee’s name, when the caller reaches the account otherwise (null if not)' })
@@ -76,16 +84,16 @@ export class OrganizationInvitee {
   @Field(() => AccountKind, { nullable: true, description: 'The invitee’s kind, when the caller reaches the account otherwise (null if not)' })
   kind!: AccountKind | null;
 
-  @Field()
+  @Field({ description: 'When the invitation was made', name: 'invitedAt' })
   invited_at!: Date;
 }
 
 @ObjectType('RevokedCatalogLink', { description: 'A catalog link that ended with a membership' })
 export class RevokedCatalogLink {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The catalog', name: 'catalogId' })
   catalog_id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The account the catalog was linked to', name: 'accountId' })
   account_id!: string;
 }
 
@@ -100,13 +108,13 @@ export class MembershipRevocation {
   @Field(() => [ID], { description: 'Accounts whose pending invitations, made by the removed member, died with the membership' })
   invitations!: string[];
 
-  @Field(() => [RevokedCatalogLink], { description: 'Catalog links the removed member had made through the membership, ended with it' })
+  @Field(() => [RevokedCatalogLink], { name: 'catalogLinks', description: 'Catalog links the removed member had made through the membership, ended with it' })
   catalog_links!: RevokedCatalogLink[];
 }
 
 @ObjectType('OrganizationMembership', { description: 'The membership of an organization: its members and pending invitations' })
 export class OrganizationMembership {
-  @Field(() => OrganizationType)
+  @Field(() => OrganizationType, { description: 'The organization' })
   organization!: OrganizationType;
 
   @Field(() => [OrganizationMember], { description: 'Every member after the change, by name' })
@@ -121,7 +129,7 @@ export class OrganizationMembership {
 
 @ObjectType('OrganizationDeletion', { description: 'A deleted organization and what ended with it' })
 export class OrganizationDeletion {
-  @Field(() => OrganizationType)
+  @Field(() => OrganizationType, { description: 'The organization as it was before deletion' })
   organization!: OrganizationType;
 
   @Field(() => [ID], { description: 'Its former members' })
@@ -130,10 +138,10 @@ export class OrganizationDeletion {
   @Field(() => [ID], { description: 'Accounts whose pending invitations (to it, or made through its memberships) died with it' })
   invitations!: string[];
 
-  @Field(() => [RevokedCatalogLink], { description: 'Catalog links its members had made through their memberships' })
+  @Field(() => [RevokedCatalogLink], { name: 'catalogLinks', description: 'Catalog links its members had made through their memberships' })
   catalog_links!: RevokedCatalogLink[];
 
-  @Field(() => [ID], { description: 'Its catalogs that were linked to no other account, deleted with their songs' })
+  @Field(() => [ID], { name: 'deletedCatalogs', description: 'Its catalogs that were linked to no other account, deleted with their songs' })
   deleted_catalogs!: string[];
 }
 
@@ -153,7 +161,7 @@ export class CreateOrganizationInputType {
 export class AddOrganizationMemberInputType {
   // account_id before id: the order the REST edge has always checked and reported (400 details) these fields in.
   @Field(() => ID, { description: describe(addMemberInput, 'account_id') })
-  account_id!: string;
+  accountId!: string;
 
   @Field(() => ID, { description: describe(addMemberInput, 'id') })
   id!: string;

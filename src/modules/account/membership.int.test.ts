@@ -200,12 +200,12 @@ describe('organization membership (/api/organizations/:id/members)', () => {
 
   it('is the same operation on GraphQL', async () => {
     const newcomer = await createAccount(t.orm);
-    const res = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, account_id: newcomer.account.id } }, as.sam);
+    const res = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, accountId: newcomer.account.id } }, as.sam);
     expect(ids(res.body.data.addOrganizationMember.members)).not.toContain(newcomer.account.id);
     expect(ids(res.body.data.addOrganizationMember.invitations)).toEqual([newcomer.account.id]);
-    const refused = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, account_id: newcomer.account.id } }, as.nora);
+    const refused = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, accountId: newcomer.account.id } }, as.nora);
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const accepted = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, account_id: newcomer.account.id } }, newcomer.headers);
+    const accepted = await t.graphql(AddOrganizationMemberDocument, { input: { id: DEMO.southside, accountId: newcomer.account.id } }, newcomer.headers);
     expect(ids(accepted.body.data.addOrganizationMember.members)).toContain(newcomer.account.id);
     expect(accepted.body.data.addOrganizationMember.invitations).toEqual([]);
   });

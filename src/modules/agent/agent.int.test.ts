@@ -134,7 +134,7 @@ describe('agent templates (real PostgreSQL)', () => {
     // Shared with Nora's address: she may favourite it.
     expect((await t.http().put(`/api/agents/templates/${DEMO.templateShared}/favorite`).set(as.nora).send({ is_favourite: true })).status).toBe(200);
 
-    const gql = await t.graphql(SetAgentTemplateFavoriteDocument, { input: { id: DEMO.templatePrivate, is_favourite: true } }, as.sam);
+    const gql = await t.graphql(SetAgentTemplateFavoriteDocument, { input: { id: DEMO.templatePrivate, isFavourite: true } }, as.sam);
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const anon = await t.http().put(path).send({ is_favourite: true });
     expect(anon.status).toBe(401);
@@ -198,8 +198,8 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(patchBad.status).toBe(400);
     const deleteBad = await t.http().delete('/api/agents/templates/123').set(as.nora);
     expect(deleteBad.status).toBe(400);
-    const gql = await t.graphql(CreateAgentTemplateDocument, { input: { ...newTemplate('gql'), shared_emails: ['nope'] } }, as.otto);
-    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'shared_emails[0]', message: 'must be an e-mail address' }] });
+    const gql = await t.graphql(CreateAgentTemplateDocument, { input: { ...newTemplate('gql'), sharedEmails: ['nope'] } }, as.otto);
+    expect(gql.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'sharedEmails[0]', message: 'must be an e-mail address' }] });
   });
 
   it('lets only the owner edit or delete: 404 when hidden, 403 when visible', async () => {
@@ -222,7 +222,7 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.template).toMatchObject({ id, title: 'Final one', is_private: true, tags: ['x'], description: 'About Draft one' });
     expect(await titles(as.otto)).not.toContain('Final one');
-    const viaGql = await t.graphql(UpdateAgentTemplateDocument, { input: { id, is_private: false } }, owner.headers);
+    const viaGql = await t.graphql(UpdateAgentTemplateDocument, { input: { id, isPrivate: false } }, owner.headers);
     expect(viaGql.body.data.updateAgentTemplate).toMatchObject({ id, is_private: false, title: 'Final one' });
     expect(await titles(as.otto)).toContain('Final one');
 
@@ -277,7 +277,7 @@ describe('agent templates (real PostgreSQL)', () => {
 
   it('resolves AgentTemplate federation references with the same visibility', async () => {
     const query = `query ($representations: [_Any!]!) { _entities(representations: $representations) {
-      ... on AgentTemplate { id title is_favourite shared_emails creator { name is_admin } } } }`;
+      ... on AgentTemplate { id title is_favourite: isFavourite shared_emails: sharedEmails creator { name is_admin: isAdmin } } } }`;
     const representations = [
       { __typename: 'AgentTemplate', id: DEMO.templatePrivate },
       { __typename: 'AgentTemplate', id: DEMO.templateShared },

@@ -15,7 +15,7 @@ export const agentService = (ctx: Context) => new AgentService(new AgentReposito
 export class AgentResolver {
   @Authorized()
   @Extensions(maxItems(TEMPLATES_PAGE_MAX))
-  @Query(() => [AgentTemplateType], {
+  @Query(() => [AgentTemplateType], { nullable: true,
     description: 'Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title, `limit` of them from `offset`',
   })
   agentTemplates(
@@ -29,7 +29,7 @@ export class AgentResolver {
   @Authorized()
   @Mutation(() => AgentTemplateType, {
     description:
-      "Sets the caller's favorite state of a template it can see (idempotent) and answers the template with it and the new favorites_count; a template it cannot see is NOT_FOUND",
+      "Sets the caller's favorite state of a template it can see (idempotent) and answers the template with it and its new favorites count; a template it cannot see is NOT_FOUND",
   })
   setAgentTemplateFavorite(@Ctx() ctx: Context, @Arg('input', () => SetAgentTemplateFavoriteInput) input: SetAgentTemplateFavoriteInput): Promise<AgentTemplateType> {
     return agentService(ctx).setFavorite(requireViewer(ctx.viewer), validate(setFavoriteInput, withoutNulls({ ...input })));
@@ -44,7 +44,7 @@ export class AgentResolver {
 
   @Authorized()
   @Mutation(() => AgentTemplateType, {
-    description: 'Changes the given fields of a template (owner only; shared_emails replaces the list)',
+    description: 'Changes the given fields of a template (owner only; the shared e-mails given replace the list)',
   })
   updateAgentTemplate(@Ctx() ctx: Context, @Arg('input', () => UpdateAgentTemplateInput) input: UpdateAgentTemplateInput): Promise<AgentTemplateType> {
     const viewer = requireViewer(ctx.viewer);

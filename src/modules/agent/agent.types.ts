@@ -4,56 +4,56 @@ import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateI
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The creator account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the creator' })
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Image URL of the account, if it has one' })
   image!: string | null;
 
-  @Field({ description: 'Member of the internal admin organization' })
+  @Field({ name: 'isAdmin', description: 'Member of the internal admin organization' })
   is_admin!: boolean;
 }
 
 @Directive('@key(fields: "id")')
 @ObjectType('AgentTemplate', { description: 'An agent prompt template, as seen by the authenticated account' })
 export class AgentTemplateType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The template id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Title, unique among the templates of its creator (1-120 characters)' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'What the template is for (1-2000 characters)' })
   description!: string;
 
-  @Field()
+  @Field({ description: 'The prompt text (1-20000 characters)' })
   prompt!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Tags of the template (at most 20, without duplicates)' })
   tags!: string[];
 
-  @Field(() => TemplateCreator)
+  @Field(() => TemplateCreator, { description: 'The account that created (and owns) the template' })
   creator!: TemplateCreator;
 
-  @Field({ description: 'Seen only by its owner and the shared addresses' })
+  @Field({ name: 'isPrivate', description: 'Seen only by its owner and the shared addresses' })
   is_private!: boolean;
 
-  @Field({ description: 'Favorite state for the authenticated account' })
+  @Field({ name: 'isFavourite', description: 'Favorite state for the authenticated account' })
   is_favourite!: boolean;
 
-  @Field(() => Int, { description: 'Number of accounts that favourited the template' })
+  @Field(() => Int, { name: 'favoritesCount', description: 'Number of accounts that favourited the template' })
   favorites_count!: number;
 
-  @Field(() => [String], { description: 'Addresses the template is shared with; empty unless the caller owns it' })
+  @Field(() => [String], { name: 'sharedEmails', description: 'Addresses the template is shared with; empty unless the caller owns it' })
   shared_emails!: string[];
 
-  @Field()
+  @Field({ description: 'When the template was created', name: 'createdAt' })
   created_at!: Date;
 
-  @Field()
+  @Field({ description: 'When the template was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -72,10 +72,10 @@ export class CreateAgentTemplateInput {
   tags?: string[] | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(createTemplateInput, 'is_private') })
-  is_private?: boolean | null;
+  isPrivate?: boolean | null;
 
   @Field(() => [String], { nullable: true, description: describe(createTemplateInput, 'shared_emails') })
-  shared_emails?: string[] | null;
+  sharedEmails?: string[] | null;
 }
 
 @InputType('UpdateAgentTemplateInput', { description: 'The fields of a template to change; those not given stay as they are' })
@@ -96,10 +96,10 @@ export class UpdateAgentTemplateInput {
   tags?: string[] | null;
 
   @Field(() => Boolean, { nullable: true, description: describe(updateTemplateInput, 'is_private') })
-  is_private?: boolean | null;
+  isPrivate?: boolean | null;
 
   @Field(() => [String], { nullable: true, description: describe(updateTemplateInput, 'shared_emails') })
-  shared_emails?: string[] | null;
+  sharedEmails?: string[] | null;
 }
 
 @InputType('SetAgentTemplateFavoriteInput', { description: "The caller's favorite state of a template it can see" })
@@ -108,7 +108,7 @@ export class SetAgentTemplateFavoriteInput {
   id!: string;
 
   @Field(() => Boolean, { description: describe(setFavoriteInput, 'is_favourite') })
-  is_favourite!: boolean;
+  isFavourite!: boolean;
 }
 
 @InputType('DeleteAgentTemplateInput', { description: 'A template of the caller to delete' })

@@ -49,12 +49,12 @@ export const createArtistInput = z.object({
 export const upsertSocialInput = z.object({
   id: uuid().describe('The artist account'),
   profile_url: httpUrl('Profile URL; a profile with the same URL is updated'),
-  username: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }),
-  avatar: httpUrl('Avatar image URL').optional(),
-  bio: z.string().max(5000, { message: 'must be at most 5000 characters' }).optional(),
-  follower_count: count.optional(),
-  following_count: count.optional(),
-  region: z.string().trim().min(1, { message: 'must not be empty' }).max(100, { message: 'must be at most 100 characters' }).optional(),
+  username: z.string().trim().min(1, { message: 'must not be empty' }).max(200, { message: 'must be at most 200 characters' }).describe('User name on the social platform, 1-200 characters'),
+  avatar: httpUrl('Avatar image URL').optional().describe('Avatar image URL (http or https, at most 2000 characters)'),
+  bio: z.string().max(5000, { message: 'must be at most 5000 characters' }).optional().describe('Profile text, at most 5000 characters'),
+  follower_count: count.optional().describe('Followers of the profile, 0 or more'),
+  following_count: count.optional().describe('Accounts the profile follows, 0 or more'),
+  region: z.string().trim().min(1, { message: 'must not be empty' }).max(100, { message: 'must be at most 100 characters' }).optional().describe('Region of the profile, 1-100 characters'),
 });
 
 export const artistIdInput = z.object({ id: uuid() });

@@ -42,7 +42,7 @@ describe('artists and socials (real PostgreSQL)', () => {
       const byPath = await t.http().get(`/api/artists/${DEMO.luna}/socials`).set(as.nora);
       expect(byPath.status).toBe(200);
       expect(byPath.body).toEqual(res.body);
-      const gql = await t.graphql(ArtistSocialsDocument, { input: { artist_account_id: DEMO.luna } }, as.nora);
+      const gql = await t.graphql(ArtistSocialsDocument, { input: { artistAccountId: DEMO.luna } }, as.nora);
       expect(gql.body.data.artistSocials).toEqual({ items: res.body.socials, pagination: res.body.pagination });
     });
 
@@ -99,7 +99,7 @@ describe('artists and socials (real PostgreSQL)', () => {
       }
       expect((await t.http().get(`/api/artists/${DEMO.kai}/socials`).set(as.sam)).body.pagination.total_count).toBe(2);
       expect((await t.http().get(`/api/artists/${DEMO.kai}/socials`).set(as.ada)).status).toBe(200);
-      const gql = await t.graphql(ArtistSocialsDocument, { input: { artist_account_id: DEMO.kai } }, as.otto);
+      const gql = await t.graphql(ArtistSocialsDocument, { input: { artistAccountId: DEMO.kai } }, as.otto);
       expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     });
   });
@@ -226,7 +226,7 @@ describe('artists and socials (real PostgreSQL)', () => {
     it('has one roster root field: Query.artists answers the REST roster items as Artists, with socials and catalogs reachable', async () => {
       const rest = await t.http().get('/api/artists').query({ organization_id: DEMO.northwind }).set(as.nora);
       const res = await t.graphql(
-        `query ($org: ID) { artists(organization_id: $org) { id name image created_at socials(limit: 1) { items { username } pagination { total_count } } catalogs { name } } }`,
+        `query ($org: ID) { artists(organizationId: $org) { id name image created_at: createdAt socials(limit: 1) { items { username } pagination { total_count } } catalogs { name } } }`,
         { org: DEMO.northwind },
         as.nora,
       );
@@ -235,24 +235,24 @@ describe('artists and socials (real PostgreSQL)', () => {
       expect(artists.map(({ id, name, image, created_at }) => ({ id, name, image, created_at }))).toEqual(rest.body.artists);
       expect(artists.find((a) => a.id === DEMO.luna)).toMatchObject({ socials: { items: [{ username: 'lunawaves' }], pagination: { total_count: 3 } }, catalogs: [{ name: 'Northwind Masters' }, { name: 'Shared Sync Catalog' }] });
       // An artist read elsewhere (Query.artist) has the same image and created_at, from its account.
-      const one = await t.graphql(`query ($id: ID!) { artist(id: $id) { id name image created_at } }`, { id: DEMO.luna }, as.nora);
+      const one = await t.graphql(`query ($id: ID!) { artist(id: $id) { id name image created_at: createdAt } }`, { id: DEMO.luna }, as.nora);
       expect(one.body.data.artist).toEqual(rest.body.artists.find((a: { id: string }) => a.id === DEMO.luna));
     });
 
     it('creates artists and upserts socials with one input each, answering the domain types', async () => {
-      const created = await t.graphql(`mutation ($input: CreateArtistInput!) { createArtist(input: $input) { id name image created_at socials { items { id } } } }`, { input: { name: ' Graph Band ' } }, as.otto);
+      const created = await t.graphql(`mutation ($input: CreateArtistInput!) { createArtist(input: $input) { id name image created_at: createdAt socials { items { id } } } }`, { input: { name: ' Graph Band ' } }, as.otto);
       expect(created.body.errors).toBeUndefined();
       expect(created.body.data.createArtist).toEqual({ id: expect.any(String), name: 'Graph Band', image: null, created_at: expect.any(String), socials: { items: [] } });
       const id = created.body.data.createArtist.id;
       const social = await t.graphql(
-        `mutation ($input: UpsertArtistSocialInput!) { upsertArtistSocial(input: $input) { social_id username profile_url follower_count } }`,
-        { input: { id, profile_url: 'https://x.test/graph-band', username: 'graphband', follower_count: 3 } },
+        `mutation ($input: UpsertArtistSocialInput!) { upsertArtistSocial(input: $input) { social_id: socialId username profile_url: profileUrl follower_count: followerCount } }`,
+        { input: { id, profileUrl: 'https://x.test/graph-band', username: 'graphband', followerCount: 3 } },
         as.otto,
       );
       expect(social.body.errors).toBeUndefined();
       expect(social.body.data.upsertArtistSocial).toEqual({ social_id: expect.any(String), username: 'graphband', profile_url: 'https://x.test/graph-band', follower_count: 3 });
-      const bad = await t.graphql(`mutation ($input: UpsertArtistSocialInput!) { upsertArtistSocial(input: $input) { id } }`, { input: { id, profile_url: 'nope', username: 'x' } }, as.otto);
-      expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'profile_url', message: 'must be an http(s) URL' }] });
+      const bad = await t.graphql(`mutation ($input: UpsertArtistSocialInput!) { upsertArtistSocial(input: $input) { id } }`, { input: { id, profileUrl: 'nope', username: 'x' } }, as.otto);
+      expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', details: [{ field: 'profileUrl', message: 'must be an http(s) URL' }] });
     });
 
     it('resolves Artist references for the federation router', async () => {

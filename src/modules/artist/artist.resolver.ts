@@ -26,14 +26,14 @@ export const artistService = (ctx: Context) => new ArtistService(new ArtistRepos
 @Resolver()
 export class ArtistResolver {
   @Authorized()
-  @Query(() => SocialProfilePage, { description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
+  @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocials(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsInput) input: ArtistSocialsInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).socialsByAccount(viewer, validate(socialsByAccountInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Query(() => SocialProfilePage, { description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
+  @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocialsById(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsByIdInput) input: ArtistSocialsByIdInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).socialsById(viewer, validate(socialsByIdInput, withoutNulls({ ...input })));
@@ -41,28 +41,28 @@ export class ArtistResolver {
 
   @Authorized()
   @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
-  @Query(() => [Artist], {
-    description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name: `limit` of them from `offset`',
+  @Query(() => [Artist], { nullable: true,
+    description: 'Artists on the roster of the caller and its organizations, or of the account or organization given, by name: `limit` of them from `offset`',
   })
   async artists(
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
-    @Arg('account_id', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) account_id?: string | null,
-    @Arg('organization_id', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organization_id?: string | null,
+    @Arg('accountId', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) accountId?: string | null,
+    @Arg('organizationId', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organizationId?: string | null,
     @Arg('limit', () => Int, { nullable: true, defaultValue: ROSTER_PAGE_DEFAULT, description: describe(rosterInput, 'limit') }) limit?: number | null,
     @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(rosterInput, 'offset') }) offset?: number | null,
   ): Promise<RosterArtist[]> {
     const viewer = requireViewer(ctx.viewer);
     // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
     const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
-    const input = validate(rosterInput, withoutNulls({ account_id, organization_id, limit, offset }));
+    const input = validate(rosterInput, withoutNulls({ accountId, organizationId, limit, offset }));
     const rows = await artistService(ctx).roster(viewer, input, readAhead.columns);
     return readAhead.prime(rows, (row) => row.id);
   }
 
   @Authorized()
-  @Query(() => Artist, { description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
-  artist(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Artist> {
+  @Query(() => Artist, { nullable: true, description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
+  artist(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The artist account id (UUID)' }) id: string): Promise<Artist> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).requireArtist(viewer, validate(artistIdInput, { id }).id);
   }
@@ -75,7 +75,7 @@ export class ArtistResolver {
   }
 
   @Authorized()
-  @Mutation(() => SocialProfile, { description: "Adds a social profile to an artist, or updates the artist's profile with the same profile_url" })
+  @Mutation(() => SocialProfile, { description: "Adds a social profile to an artist, or updates the artist's profile with the same profile URL" })
   upsertArtistSocial(@Ctx() ctx: Context, @Arg('input', () => UpsertArtistSocialInputType) input: UpsertArtistSocialInputType): Promise<SocialProfile> {
     const viewer = requireViewer(ctx.viewer);
     return artistService(ctx).upsertSocial(viewer, validate(upsertSocialInput, withoutNulls({ ...input })));
@@ -90,7 +90,7 @@ export class ArtistGraphResolver {
   }
 
   @FieldResolver(() => Date, { description: 'When the artist account was created' })
-  async created_at(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Date> {
+  async createdAt(@Root() artist: Artist, @Ctx() ctx: Context): Promise<Date> {
     return (await artistService(ctx).account(artist)).created_at;
   }
 

@@ -8,31 +8,31 @@ export class SocialProfile {
   @Field(() => ID, { description: 'Id of the link between the artist and the profile' })
   id!: string;
 
-  @Field(() => ID, { description: 'Id of the profile itself (shared by every artist linked to it)' })
+  @Field(() => ID, { name: 'socialId', description: 'Id of the profile itself (shared by every artist linked to it)' })
   social_id!: string;
 
-  @Field()
+  @Field({ description: 'User name on the social platform' })
   username!: string;
 
-  @Field()
+  @Field({ description: 'URL of the profile (http or https); unique per artist', name: 'profileUrl' })
   profile_url!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Avatar image URL; null when none was given', nullable: true })
   avatar!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Profile text; null when none was given', nullable: true })
   bio!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Followers of the profile; null when unknown', name: 'followerCount', nullable: true })
   follower_count!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { description: 'Accounts the profile follows; null when unknown', name: 'followingCount', nullable: true })
   following_count!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Region of the profile; null when none was given', nullable: true })
   region!: string | null;
 
-  @Field()
+  @Field({ description: 'When the profile was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -48,10 +48,10 @@ export class SocialProfilePage extends Page(SocialProfile) {}
 @Directive('@key(fields: "id")')
 @ObjectType('Artist', { description: 'An artist account' })
 export class Artist {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The artist account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The artist name as credited' })
   name!: string;
 
   image?: string | null;
@@ -76,7 +76,7 @@ export class ArtistSocialsInput {
   page?: number | null;
 
   @Field(() => ID, { description: describe(socialsByAccountInput, 'artist_account_id') })
-  artist_account_id!: string;
+  artistAccountId!: string;
 }
 
 /** Query.artistSocialsById: the same page, the artist named `id`. */
@@ -95,22 +95,22 @@ export class ArtistSocialsByIdInput {
 @InputType('CreateArtistInput', { description: "A new artist account, on the caller's roster or on an organization's" })
 export class CreateArtistInputType {
   @Field(() => ID, { nullable: true, description: describe(createArtistInput, 'organization_id') })
-  organization_id?: string | null;
+  organizationId?: string | null;
 
   @Field(() => String, { description: describe(createArtistInput, 'name') })
   name!: string;
 }
 
-@InputType('UpsertArtistSocialInput', { description: "A social profile of an artist: the artist's profile with the same profile_url is updated" })
+@InputType('UpsertArtistSocialInput', { description: "A social profile of an artist: the artist's profile with the same profile URL is updated" })
 export class UpsertArtistSocialInputType {
   @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'region') })
   region?: string | null;
 
   @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'following_count') })
-  following_count?: number | null;
+  followingCount?: number | null;
 
   @Field(() => Int, { nullable: true, description: describe(upsertSocialInput, 'follower_count') })
-  follower_count?: number | null;
+  followerCount?: number | null;
 
   @Field(() => String, { nullable: true, description: describe(upsertSocialInput, 'bio') })
   bio?: string | null;
@@ -122,7 +122,7 @@ export class UpsertArtistSocialInputType {
   username!: string;
 
   @Field(() => String, { description: describe(upsertSocialInput, 'profile_url') })
-  profile_url!: string;
+  profileUrl!: string;
 
   @Field(() => ID, { description: describe(upsertSocialInput, 'id') })
   id!: string;

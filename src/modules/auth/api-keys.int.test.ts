@@ -53,7 +53,7 @@ describe('personal API keys (/api/keys)', () => {
     }
     const rows = await t.orm.em.getConnection().execute('select count(*)::int as n from api_keys where account_id = ?', [owner.account.id]);
     expect(rows[0].n).toBe(1);
-    const gql = await t.graphql('mutation { createApiKey(input: { name: "x", account_id: "abc" }) { api_key } }', {}, owner.headers);
+    const gql = await t.graphql('mutation { createApiKey(input: { name: "x", account_id: "abc" }) { api_key: apiKey } }', {}, owner.headers);
     expect(gql.status).toBe(400);
   });
 

@@ -24,7 +24,7 @@ const onboarding = (ctx: Context) => new OnboardingService(new AuthRepository(ct
 export class AuthResolver {
   @Mutation(() => AgentOnboarding, {
     description:
-      'Agent signup, no credentials needed: an agent+… address gets an account and its first API key at once; any other address gets a 6-digit code by e-mail (api_key null)',
+      'Agent signup, no credentials needed: an agent+… address gets an account and its first API key at once; any other address gets a 6-digit code by e-mail (and no API key yet)',
   })
   signupAgent(@Ctx() ctx: Context, @Arg('input', () => SignupAgentInputType) input: SignupAgentInputType): Promise<AgentOnboarding> {
     return onboarding(ctx).signup(validate(signupInput, withoutNulls({ ...input })), ctx.clientIp);
@@ -37,13 +37,13 @@ export class AuthResolver {
 
   @Authorized()
   @Extensions(maxItems(LIST_BOUNDS.apiKeysListed))
-  @Query(() => [ApiKeyInfo], { description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
+  @Query(() => [ApiKeyInfo], { nullable: true, description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
   apiKeys(@Ctx() ctx: Context): Promise<ApiKeyInfo[]> {
     return apiKeys(ctx).list(requireViewer(ctx.viewer));
   }
 
   @Authorized()
-  @Mutation(() => IssuedApiKey, { description: 'Creates a personal API key for the caller; the secret is in api_key, shown once. At most 25 active keys per account (CONFLICT past it)' })
+  @Mutation(() => IssuedApiKey, { description: 'Creates a personal API key for the caller; the secret is in the answer (shown once). At most 25 active keys per account (CONFLICT past it)' })
   createApiKey(@Ctx() ctx: Context, @Arg('input', () => CreateApiKeyInputType) input: CreateApiKeyInputType): Promise<IssuedApiKey> {
     return apiKeys(ctx).create(requireViewer(ctx.viewer), validate(createApiKeyInput, withoutNulls({ ...input })));
   }

@@ -4,46 +4,46 @@ import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from '
 
 @ObjectType('ApiKey', { description: 'A personal API key, without its secret' })
 export class ApiKeyInfo {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The key id (UUID): revoke the key by it' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The label given when the key was created' })
   name!: string;
 
   @Field({ description: 'First characters of the key, to tell keys apart' })
   hint!: string;
 
-  @Field()
+  @Field({ description: 'When the key was created', name: 'createdAt' })
   created_at!: Date;
 
-  @Field(() => Date, { nullable: true, description: 'Last authenticated use (updated at most once a minute)' })
+  @Field(() => Date, { name: 'lastUsedAt', nullable: true, description: 'Last authenticated use (updated at most once a minute)' })
   last_used_at!: Date | null;
 
-  @Field()
+  @Field({ description: 'Whether the key is revoked (a revoked key authenticates no request)' })
   revoked!: boolean;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { description: 'When the key was revoked; null while it is active', name: 'revokedAt', nullable: true })
   revoked_at!: Date | null;
 }
 
 @ObjectType('IssuedApiKey', { description: 'An API key just created, with its secret' })
 export class IssuedApiKey {
-  @Field(() => ApiKeyInfo)
+  @Field(() => ApiKeyInfo, { description: 'The key as listed afterwards (without its secret)' })
   key!: ApiKeyInfo;
 
-  @Field({ description: 'The secret key: shown this once, never again' })
+  @Field({ name: 'apiKey', description: 'The secret key: shown this once, never again' })
   api_key!: string;
 }
 
 @ObjectType('AgentOnboarding', { description: "Where an agent's signup stands: a first API key, or a code sent by e-mail" })
 export class AgentOnboarding {
-  @Field(() => ID, { nullable: true, description: 'The account, once it has a key' })
+  @Field(() => ID, { name: 'accountId', nullable: true, description: 'The account, once it has a key' })
   account_id!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The first API key (shown once), or null while a code is pending' })
+  @Field(() => String, { name: 'apiKey', nullable: true, description: 'The first API key (shown once), or null while a code is pending' })
   api_key!: string | null;
 
-  @Field()
+  @Field({ description: 'What happened and what to do next (e.g. that a code was e-mailed)' })
   message!: string;
 }
 

@@ -93,7 +93,7 @@ describe('bounds on what a catalog-songs write creates (real PostgreSQL)', () =>
   it('the same over GraphQL: BAD_USER_INPUT naming songs[i].artists, nothing written', async () => {
     const catalogId = await newCatalog(as.nora, 'Graph bound');
     const before = await snapshot();
-    const songs = Array.from({ length: 3 }, (_, i) => ({ catalog_id: catalogId, isrc: isrc(10 + i), name: 'G', artists: names(`Graph ${i}`, 50) }));
+    const songs = Array.from({ length: 3 }, (_, i) => ({ catalogId: catalogId, isrc: isrc(10 + i), name: 'G', artists: names(`Graph ${i}`, 50) }));
     const res = await t.graphql('mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc } }', { s: songs }, as.nora);
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'songs[2].artists' }] });
     expect(await snapshot()).toEqual(before);
@@ -102,7 +102,7 @@ describe('bounds on what a catalog-songs write creates (real PostgreSQL)', () =>
   it('a GraphQL write is weighed by the songs it posts (the bounds survive into the served subgraph schema)', async () => {
     const catalogId = await newCatalog(as.sam, 'Weighed write');
     const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
-    const one = (n: number) => ({ s: [{ catalog_id: catalogId, isrc: isrc(500 + n), name: 'Weighed' }] });
+    const one = (n: number) => ({ s: [{ catalogId: catalogId, isrc: isrc(500 + n), name: 'Weighed' }] });
     const first = await t.graphql(add, one(1), as.sam);
     const second = await t.graphql(add, one(2), as.sam);
     expect(second.body.errors).toBeUndefined();

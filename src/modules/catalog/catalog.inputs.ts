@@ -50,11 +50,11 @@ export const addCatalogInput = z
   });
 
 export const songItem = z.object({
-  catalog_id: uuid(),
+  catalog_id: uuid().describe('Catalog whose entry for the ISRC is written (the caller must reach it)'),
   isrc,
-  name: text(500).nullish().describe('Required when the ISRC is new'),
-  album: text(500).nullish(),
-  lyrics: z.string().max(100_000, { message: 'must be at most 100000 characters' }).nullish(),
+  name: text(500).nullish().describe('Song name, 1-500 characters; required when the catalog has no entry for the ISRC yet'),
+  album: text(500).nullish().describe('Album name, 1-500 characters'),
+  lyrics: z.string().max(100_000, { message: 'must be at most 100000 characters' }).nullish().describe('Lyrics, at most 100000 characters'),
   artists: z.array(artistName).max(LIST_BOUNDS.creditsPerSong, { message: `must have at most ${LIST_BOUNDS.creditsPerSong} names` }).nullish().describe('Credited artist names; unknown names become artist accounts'),
 });
 
@@ -65,13 +65,13 @@ export const addSongsInput = z.object({
   songs: z.array(songItem).min(1, { message: 'must not be empty' }).max(MAX_SONGS_PER_WRITE, { message: `must have at most ${MAX_SONGS_PER_WRITE} songs` }),
 });
 
-export const songRef = z.object({ catalog_id: uuid(), isrc });
+export const songRef = z.object({ catalog_id: uuid().describe('Catalog to remove the song from'), isrc });
 
 export const removeSongsInput = z.object({
   songs: z.array(songRef).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 songs' }),
 });
 
-export const catalogLink = z.object({ catalog_id: uuid(), account_id: uuid() });
+export const catalogLink = z.object({ catalog_id: uuid().describe('The catalog to unlink'), account_id: uuid().describe('The account to unlink it from') });
 
 export const removeCatalogsInput = z.object({
   catalogs: z.array(catalogLink).min(1, { message: 'must not be empty' }).max(500, { message: 'must have at most 500 pairs' }),

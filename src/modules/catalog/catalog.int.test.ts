@@ -64,7 +64,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
         expect(Math.abs(artist.timestamp - Date.now() / 1000)).toBeLessThan(3600);
       }
       // The graph gives the same songs as a page of Song (credits named as the domain names them).
-      const gql = await t.graphql(CatalogSongsDocument, { input: { catalog_id: DEMO.catalogNorthwind } }, as.nora);
+      const gql = await t.graphql(CatalogSongsDocument, { input: { catalogId: DEMO.catalogNorthwind } }, as.nora);
       const { items, pagination } = gql.body.data.catalogSongs;
       expect({ status: 'success', songs: items.map(({ credits, ...song }: { credits: unknown[] }) => ({ ...song, artists: credits })), pagination }).toEqual(res.body);
     });
@@ -154,7 +154,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
         expect(rest.result.body.songs.every((s: { artists: unknown[] }) => s.artists.length === 2)).toBe(true);
         counts[`rest ${limit}`] = rest.statements.filter((s) => !AUTH_SQL.test(s)).length;
 
-        const envelope = await t.sql.measure(() => t.graphql(CatalogSongsDocument, { input: { catalog_id: catalogId, limit } }, as.nora));
+        const envelope = await t.sql.measure(() => t.graphql(CatalogSongsDocument, { input: { catalogId: catalogId, limit } }, as.nora));
         expect(envelope.result.body.data.catalogSongs.items).toHaveLength(limit);
         counts[`graphql catalogSongs ${limit}`] = envelope.statements.filter((s) => !AUTH_SQL.test(s)).length;
 
@@ -219,7 +219,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
 
       const again = await t.graphql(
         AddCatalogSongsDocument,
-        { input: { songs: [{ catalog_id: catalogId, isrc: 'GBNWR2600077', name: 'Harbour (remaster)', artists: ['BRAND NEW ACT'] }] } },
+        { input: { songs: [{ catalogId: catalogId, isrc: 'GBNWR2600077', name: 'Harbour (remaster)', artists: ['BRAND NEW ACT'] }] } },
         as.nora,
       );
       expect(again.body.errors).toBeUndefined();
@@ -319,7 +319,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
       expect((await songsOf(DEMO.catalogShared, as.nora)).status).toBe(403);
       expect((await songsOf(DEMO.catalogShared, as.sam)).body.pagination.total_count).toBe(4);
 
-      const last = await t.graphql(RemoveCatalogsDocument, { input: { catalogs: [{ catalog_id: DEMO.catalogShared, account_id: DEMO.southside }] } }, as.sam);
+      const last = await t.graphql(RemoveCatalogsDocument, { input: { catalogs: [{ catalogId: DEMO.catalogShared, accountId: DEMO.southside }] } }, as.sam);
       expect(last.body.errors).toBeUndefined();
       expect(last.body.data.removeCatalogs.map((c: { id: string }) => c.id)).toEqual([DEMO.catalogKai]);
       expect((await songsOf(DEMO.catalogShared, as.ada)).status).toBe(404);

@@ -44,7 +44,7 @@ const CATALOGS_LIMIT = { nullable: true, defaultValue: 20, description: `1 to ${
 @Resolver()
 export class CatalogResolver {
   @Authorized()
-  @Query(() => SongPage, { description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
+  @Query(() => SongPage, { nullable: true, description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
   catalogSongs(@Ctx() ctx: Context, @Arg('input', () => CatalogSongsQueryInput) input: CatalogSongsQueryInput): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ ...input })));
@@ -52,14 +52,14 @@ export class CatalogResolver {
 
   @Authorized()
   @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
-  @Query(() => [Catalog], { description: `Catalogs linked to the caller, or to account_id, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
-  catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null): Promise<Catalog[]> {
+  @Query(() => [Catalog], { nullable: true, description: `Catalogs linked to the caller, or to the account given, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
+  catalogs(@Ctx() ctx: Context, @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null): Promise<Catalog[]> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
+    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ accountId })));
   }
 
   @Authorized()
-  @Mutation(() => Catalog, { description: 'Creates a catalog ({name}) or links an existing one ({catalog_id}) to the caller or account_id' })
+  @Mutation(() => Catalog, { description: 'Creates a catalog (a name) or links an existing one (a catalog id) to the caller or the account given' })
   addCatalog(@Ctx() ctx: Context, @Arg('input', () => AddCatalogInputType) input: AddCatalogInputType): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).addCatalog(viewer, validate(addCatalogInput, withoutNulls({ ...input })));
@@ -91,15 +91,15 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Query(() => Catalog, { description: 'A catalog the caller reaches (404 absent, 403 unreachable)' })
-  catalog(@Ctx() ctx: Context, @Arg('id', () => ID) id: string): Promise<Catalog> {
+  @Query(() => Catalog, { nullable: true, description: 'A catalog the caller reaches (404 absent, 403 unreachable)' })
+  catalog(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The catalog id (UUID)' }) id: string): Promise<Catalog> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).catalog(viewer, validate(catalogIdInput, { id }).id);
   }
 
   @Authorized()
-  @Query(() => Song, { description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
-  song(@Ctx() ctx: Context, @Arg('isrc', () => String) isrc: string): Promise<Song> {
+  @Query(() => Song, { nullable: true, description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
+  song(@Ctx() ctx: Context, @Arg('isrc', () => String, { description: 'ISRC, e.g. GBNWR2400001 (case and dashes are ignored)' }) isrc: string): Promise<Song> {
     const viewer = requireViewer(ctx.viewer);
     return catalogService(ctx).song(viewer, validate(isrcInput, { isrc }).isrc);
   }

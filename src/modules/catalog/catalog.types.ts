@@ -2,14 +2,14 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
 import { AccountKind } from '../account';
-import { addCatalogInput, catalogSongsInput } from './catalog.inputs';
+import { addCatalogInput, catalogLink, catalogSongsInput, songItem, songRef } from './catalog.inputs';
 
 @ObjectType('SongCredit', { description: 'An artist credited on a song' })
 export class SongCredit {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The credited artist account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The credited artist name' })
   name!: string;
 
   @Field(() => Int, { description: 'When the artist was credited, in epoch seconds' })
@@ -18,19 +18,19 @@ export class SongCredit {
 
 @InputType('CatalogSongInput', { description: "A song to add to a catalog: upserts that catalog's entry for the ISRC, never another catalog's" })
 export class CatalogSongInput {
-  @Field(() => ID)
-  catalog_id!: string;
+  @Field(() => ID, { description: describe(songItem, 'catalog_id') })
+  catalogId!: string;
 
-  @Field()
+  @Field({ description: describe(songItem, 'isrc') })
   isrc!: string;
 
-  @Field(() => String, { nullable: true, description: 'Required when the catalog has no entry for the ISRC yet' })
+  @Field(() => String, { nullable: true, description: describe(songItem, 'name') })
   name?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: describe(songItem, 'album') })
   album?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: describe(songItem, 'lyrics') })
   lyrics?: string | null;
 
   @Field(() => [String], { nullable: true, description: "Credited artist names, matched among the artists the caller reaches; other names become artist accounts on the caller's roster" })
@@ -39,36 +39,36 @@ export class CatalogSongInput {
 
 @InputType('CatalogSongRefInput', { description: 'A song of a catalog' })
 export class CatalogSongRefInput {
-  @Field(() => ID)
-  catalog_id!: string;
+  @Field(() => ID, { description: describe(songRef, 'catalog_id') })
+  catalogId!: string;
 
-  @Field()
+  @Field({ description: describe(songRef, 'isrc') })
   isrc!: string;
 }
 
 @InputType('CatalogLinkInput', { description: 'A catalog-account pair' })
 export class CatalogLinkInput {
-  @Field(() => ID)
-  catalog_id!: string;
+  @Field(() => ID, { description: describe(catalogLink, 'catalog_id') })
+  catalogId!: string;
 
-  @Field(() => ID)
-  account_id!: string;
+  @Field(() => ID, { description: describe(catalogLink, 'account_id') })
+  accountId!: string;
 }
 
 /** The catalog in the graph (GraphQL only); every Catalog reached is one the caller may reach. */
 @Directive('@key(fields: "id")')
 @ObjectType('Catalog', { description: 'A catalog of songs, linked to one or more accounts' })
 export class Catalog {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The catalog id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The catalog name (1-200 characters)' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'When the catalog was created', name: 'createdAt' })
   created_at!: Date;
 
-  @Field()
+  @Field({ description: 'When the catalog was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
 
@@ -80,22 +80,22 @@ export class Catalog {
 @Directive('@key(fields: "isrc")')
 @ObjectType('Song', { description: "A recording, identified by its ISRC, as a catalog the caller reaches holds it (the most recently updated entry when several do)" })
 export class Song {
-  @Field()
+  @Field({ description: 'The ISRC, canonical: 12 characters, upper case, no dashes' })
   isrc!: string;
 
-  @Field()
+  @Field({ description: 'Song name of this catalog entry' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Album of this catalog entry; null when none was given', nullable: true })
   album!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Lyrics of this catalog entry; null when none were given', nullable: true })
   lyrics!: string | null;
 
-  @Field()
+  @Field({ description: 'When this catalog entry was last changed', name: 'updatedAt' })
   updated_at!: Date;
 
-  @Field(() => ID, { description: 'The catalog whose entry these values are' })
+  @Field(() => ID, { name: 'catalogId', description: 'The catalog whose entry these values are' })
   catalog_id!: string;
 
   entry_id!: string;
@@ -110,7 +110,7 @@ export class SongPage extends Page(Song) {}
 @InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
 export class CatalogSongsQueryInput {
   @Field(() => ID, { description: describe(catalogSongsInput, 'catalog_id') })
-  catalog_id!: string;
+  catalogId!: string;
 
   @Field(() => String, { nullable: true, description: describe(catalogSongsInput, 'artistName') })
   artistName?: string | null;
@@ -122,31 +122,31 @@ export class CatalogSongsQueryInput {
   limit?: number | null;
 }
 
-@InputType('AddCatalogInput', { description: 'Create a catalog ({name}) or link an existing one ({catalog_id}), to the caller or account_id' })
+@InputType('AddCatalogInput', { description: 'Create a catalog (a name) or link an existing one (a catalog id), to the caller or the account given' })
 export class AddCatalogInputType {
   @Field(() => String, { nullable: true, description: describe(addCatalogInput, 'name') })
   name?: string | null;
 
   @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'catalog_id') })
-  catalog_id?: string | null;
+  catalogId?: string | null;
 
   @Field(() => ID, { nullable: true, description: describe(addCatalogInput, 'account_id') })
-  account_id?: string | null;
+  accountId?: string | null;
 }
 
-@InputType('AddCatalogSongsInput')
+@InputType('AddCatalogSongsInput', { description: "Songs to upsert, each into its own catalog's entry for the ISRC" })
 export class AddCatalogSongsInputType {
   @Field(() => [CatalogSongInput], { description: '1 to 500 songs' })
   songs!: CatalogSongInput[];
 }
 
-@InputType('RemoveCatalogSongsInput')
+@InputType('RemoveCatalogSongsInput', { description: 'Songs to remove, each from one catalog' })
 export class RemoveCatalogSongsInputType {
   @Field(() => [CatalogSongRefInput], { description: '1 to 500 songs' })
   songs!: CatalogSongRefInput[];
 }
 
-@InputType('RemoveCatalogsInput')
+@InputType('RemoveCatalogsInput', { description: 'Catalog-account links to end' })
 export class RemoveCatalogsInputType {
   @Field(() => [CatalogLinkInput], { description: '1 to 500 catalog-account pairs' })
   catalogs!: CatalogLinkInput[];
@@ -154,12 +154,12 @@ export class RemoveCatalogsInputType {
 
 @ObjectType('CatalogAccount', { description: 'An account a catalog is linked to' })
 export class CatalogAccount {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The account id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the account' })
   name!: string;
 
-  @Field(() => AccountKind)
+  @Field(() => AccountKind, { description: 'Whether the account is a person, an artist or an organization' })
   kind!: AccountKind;
 }

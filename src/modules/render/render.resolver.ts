@@ -20,13 +20,13 @@ export class RenderResolver {
   }
 
   @Authorized()
-  @Query(() => [CompositionType], { description: 'The compositions a render can name, with the JSON Schema of their props' })
+  @Query(() => [CompositionType], { nullable: true, description: 'The compositions a render can name, with the JSON Schema of their props' })
   compositions(@Ctx() ctx: Context): CompositionType[] {
     return renders(ctx).compositions();
   }
 
   @Authorized()
-  @Query(() => RenderRunPage, { description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
+  @Query(() => RenderRunPage, { nullable: true, description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
   runs(@Ctx() ctx: Context, @Arg('input', () => RunsInputType, { nullable: true }) input?: RunsInputType | null): Promise<RenderRunPage> {
     return renders(ctx).runs(requireViewer(ctx.viewer), validate(runsInput, withoutNulls({ ...input })));
   }
@@ -45,7 +45,7 @@ export class RenderResolver {
       return renders(ctx).watch(requireViewer(ctx.viewer), validate(watchRunInput, args), ctx.standing);
     },
   })
-  renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String) _runId: string): RenderRunType {
+  renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String, { description: 'The run to watch: one of the caller\'s or of an account it may act for' }) _runId: string): RenderRunType {
     // The subscription ended early (reach lost, credential revoked): its last message is this error, with its code.
     if (run instanceof Error) throw run;
     return run;

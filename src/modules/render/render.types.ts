@@ -6,35 +6,45 @@ import { Pagination, PageOf } from '../../graphql/common.types';
 import { cancelRunInput, renderVideoInput, runsInput } from './render.inputs';
 import { RunStatus } from './render.entity';
 
-registerEnumType(RunStatus, { name: 'RunStatus', description: 'QUEUED → EXECUTING → COMPLETED | FAILED | CANCELED' });
+registerEnumType(RunStatus, {
+  name: 'RunStatus',
+  description: 'QUEUED → EXECUTING → COMPLETED | FAILED | CANCELED',
+  valuesConfig: {
+    QUEUED: { description: 'Waiting for a render worker' },
+    EXECUTING: { description: 'Being rendered; progress moves from 0 to 1' },
+    COMPLETED: { description: 'Rendered: output holds the video (until the retention policy deletes it)' },
+    FAILED: { description: 'Every attempt failed: error says why' },
+    CANCELED: { description: 'Canceled by cancelRun before it ended' },
+  },
+});
 
 @ObjectType('RenderOutput', { description: 'The rendered video of a COMPLETED run' })
 export class RenderOutputType {
   @Field({ description: 'Signed link to the video file; it stops working at expiresAt' })
   url!: string;
 
-  @Field()
+  @Field({ description: 'When the signed url stops working (ask for the run again for a fresh one)' })
   expiresAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'When the video file is deleted under the retention policy (null: kept); the run then shows outputExpiredAt' })
   retainedUntil!: Date | null;
 
-  @Field()
+  @Field({ description: 'Media type of the file: video/mp4 or video/webm' })
   mimeType!: string;
 
   @Field(() => Int, { description: 'File size in bytes' })
   bytes!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Width in pixels' })
   width!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Height in pixels' })
   height!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Frames per second' })
   fps!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Length of the video in frames' })
   durationInFrames!: number;
 
   @Field({ description: 'h264, h265, vp8 or vp9' })
@@ -44,10 +54,10 @@ export class RenderOutputType {
 @Directive('@key(fields: "id")')
 @ObjectType('RenderRun', { description: 'A video render run, from QUEUED to COMPLETED, FAILED or CANCELED' })
 export class RenderRunType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The run id (UUID)' })
   id!: string;
 
-  @Field(() => RunStatus)
+  @Field(() => RunStatus, { description: 'Where the run stands' })
   status!: RunStatus;
 
   @Field({ description: 'What the run does: `render-video`' })
@@ -59,16 +69,16 @@ export class RenderRunType {
   @Field(() => Float, { description: 'From 0 to 1 as frames are encoded' })
   progress!: number;
 
-  @Field()
+  @Field({ description: 'When the run was queued' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the run last changed (status or progress)' })
   updatedAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { description: 'When the first attempt started; null while QUEUED', nullable: true })
   startedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { description: 'When the run reached COMPLETED, FAILED or CANCELED; null before', nullable: true })
   finishedAt!: Date | null;
 
   @Field(() => Int, { description: 'Render attempts started so far (a retried or resumed run has more than one)' })
@@ -89,10 +99,10 @@ export class CompositionType {
   @Field(() => ID, { description: 'The compositionId a render names' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Human-readable name of the composition' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'What the composition renders' })
   description!: string;
 
   @Field(() => GraphQLJSONObject, { description: 'JSON Schema of its inputProps' })
@@ -140,7 +150,7 @@ export class RenderVideoInputType {
   codec?: string | null;
 }
 
-@InputType('RunsInput', { description: "One run (runId), or a page of the caller's or account_id's runs" })
+@InputType('RunsInput', { description: "One run (runId), or a page of the caller's runs or of the account given" })
 export class RunsInputType {
   @Field(() => String, { nullable: true, description: describe(runsInput, 'runId') })
   runId?: string | null;
@@ -152,7 +162,7 @@ export class RunsInputType {
   limit?: number | null;
 
   @Field(() => String, { nullable: true, description: describe(runsInput, 'account_id') })
-  account_id?: string | null;
+  accountId?: string | null;
 }
 
 @InputType('CancelRunInput', { description: 'The run to cancel' })

@@ -12,28 +12,28 @@ import { ResearchArtist } from './research.types';
 @Resolver()
 export class ArtistResearchMutationResolver {
   @Authorized()
-  @Mutation(() => Artist, { description: "Links an artist to the research provider's artist (match `explicit`); research_id null (or absent) links none. Answers the artist with its stored link" })
+  @Mutation(() => Artist, { description: "Links an artist to the research provider's artist (match `explicit`); a null (or absent) research id links none. Answers the artist with its stored link" })
   updateArtist(@Ctx() ctx: Context, @Arg('input', () => UpdateArtistInput) input: UpdateArtistInput): Promise<LinkedArtist> {
     const viewer = requireViewer(ctx.viewer);
-    // REST drops a null before it gets here (the route requires the key), so an absent research_id means null.
-    return artistResearchService(ctx).link(viewer, validate(linkArtistResearchInput, { ...input, research_id: input.research_id ?? null }));
+    // REST drops a null before it gets here (the route requires the key), so an absent researchId means null.
+    return artistResearchService(ctx).link(viewer, validate(linkArtistResearchInput, { ...input, researchId: input.researchId ?? null }));
   }
 }
 
 @Resolver(() => Artist)
 export class ArtistResearchResolver {
-  @FieldResolver(() => String, { nullable: true, description: 'Research artist id of the stored link (never searched for: see research_link); null when linked to none, never linked, or not reachable' })
-  async research_id(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
+  @FieldResolver(() => String, { nullable: true, description: 'Research artist id of the stored link (never searched for: the research link is); null when linked to none, never linked, or not reachable' })
+  async researchId(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
     return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.research_id ?? null;
   }
 
   @FieldResolver(() => String, { nullable: true, description: '`explicit` or `search`: how the stored link was made; null when never linked (or not reachable)' })
-  async research_match(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
+  async researchMatch(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<string | null> {
     return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.research_match ?? null;
   }
 
   @FieldResolver(() => Date, { nullable: true, description: 'When the stored link was made; null when never linked (or not reachable)' })
-  async research_matched_at(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<Date | null> {
+  async researchMatchedAt(@Root() artist: LinkedArtist, @Ctx() ctx: Context): Promise<Date | null> {
     return (await artistResearchService(ctx).storedLinkOf(requireViewer(ctx.viewer), artist))?.matched_at ?? null;
   }
 
@@ -42,7 +42,7 @@ export class ArtistResearchResolver {
     nullable: true,
     description: 'How the artist is linked to the research provider (linking by search first, as `research`); null when not reachable',
   })
-  research_link(@Root() artist: Artist, @Ctx() ctx: Context): Promise<ArtistResearchLink | null> {
+  researchLink(@Root() artist: Artist, @Ctx() ctx: Context): Promise<ArtistResearchLink | null> {
     return artistResearchService(ctx).linkOf(requireViewer(ctx.viewer), artist);
   }
 

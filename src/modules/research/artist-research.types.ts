@@ -6,13 +6,13 @@ import type { ResearchLinkRow } from './research.repository';
 
 @ObjectType('ArtistResearchLink', { description: "How a roster artist is linked to the research provider's artist" })
 export class ArtistResearchLink {
-  @Field(() => String, { nullable: true, description: 'Research artist id; null when linked to none (cleared, or the search found nothing)' })
+  @Field(() => String, { name: 'researchId', nullable: true, description: 'Research artist id; null when linked to none (cleared, or the search found nothing)' })
   research_id!: string | null;
 
   @Field({ description: '`explicit` (set by a client with updateArtist) or `search` (found once by name; correct it with updateArtist)' })
   match!: string;
 
-  @Field()
+  @Field({ description: 'When the link was made', name: 'matchedAt' })
   matched_at!: Date;
 }
 
@@ -21,11 +21,11 @@ export interface LinkedArtist extends Artist {
   stored_link?: ResearchLinkRow | null;
 }
 
-@InputType('UpdateArtistInput', { description: "Links an artist to the research provider's artist, or with research_id null to none" })
+@InputType('UpdateArtistInput', { description: "Links an artist to the research provider's artist, or with a null research id to none" })
 export class UpdateArtistInput {
   // research_id first: the order the REST edge has always checked them in (a 400 naming both names them so).
   @Field(() => String, { nullable: true, description: describe(linkArtistResearchInput, 'research_id') })
-  research_id?: string | null;
+  researchId?: string | null;
 
   @Field(() => ID, { description: describe(linkArtistResearchInput, 'id') })
   id!: string;

@@ -17,12 +17,12 @@ const SEARCHABLE = sandboxData().artists[150];
 const NOBODY = 'Nobody Heard Of';
 
 const COMPOSED = `query Composed($source: String!) {
-  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source data } } } } } }
+  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source: dataSource data } } } } } }
 }`;
 /** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
-const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link { research_id match }
-  research { id profile { name sp_monthly_listeners sp_followers ins_followers tiktok_followers data_source }
-    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", with_playlists: true) { stats { source data } } }
+const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link: researchLink { research_id: researchId match }
+  research { id profile { name sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers ins_followers: insFollowers tiktok_followers: tiktokFollowers data_source: dataSource }
+    tracks(limit: 10) { name isrc song { isrc name } stats(source: "all", withPlaylists: true) { stats { source data } } }
     playlists(limit: 5) { name isrc curator { name followers } } } } }`;
 /** A generated sandbox artist with a track the owner's catalog holds, and tracks it does not. */
 const TRACK_ARTIST = sandboxData().artists.find((a) => a.id === sandboxData().tracks[7].artistIds[0])!;
@@ -50,7 +50,7 @@ describe('research composed across the graph', () => {
     owner = await createAccount(t.orm);
     const created = await t.graphql(`mutation { addCatalog(input: { name: "Graph catalog" }) { id } }`, {}, owner.headers);
     const catalogId = created.body.data.addCatalog.id;
-    const songs = [STORED, ...PROVIDED].map((code) => ({ catalog_id: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
+    const songs = [STORED, ...PROVIDED].map((code) => ({ catalogId: catalogId, isrc: code, name: `Song ${code}`, artists: ['Graph Artist'] }));
     const added = await t.graphql(`mutation ($songs: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $songs }) { isrc } }`, { songs }, owner.headers);
     expect(added.body.errors).toBeUndefined();
   });
@@ -149,7 +149,7 @@ describe('research composed across the graph', () => {
   });
 
   it('resolves Song.stats from _entities for the router, only for songs the caller reaches', async () => {
-    const query = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc stats(source: "platform_a") { stats { source data_source } } } } }`;
+    const query = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc stats(source: "platform_a") { stats { source data_source: dataSource } } } } }`;
     const mine = await t.graphql(query, { r: [{ __typename: 'Song', isrc: isrc(3) }] }, { ...owner.headers, ...router });
     expect(mine.body.errors).toBeUndefined();
     expect(mine.body.data._entities[0].stats.stats[0].source).toBe('platform_a');
@@ -182,7 +182,7 @@ describe('research composed across the graph', () => {
 
     it('ResearchArtist.profile carries the provider\'s listener and follower figures, from the provider and then from storage', async () => {
       const artist = sandboxData().artists[200];
-      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers sp_popularity tiktok_followers ins_followers youtube_subscribers data_source } } }`;
+      const query = `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers sp_popularity: spPopularity tiktok_followers: tiktokFollowers ins_followers: insFollowers youtube_subscribers: youtubeSubscribers data_source: dataSource } } }`;
       const first = await t.graphql(query, { id: String(artist.id) }, owner.headers);
       expect(first.body.errors).toBeUndefined();
       expect(first.body.data.researchArtist.profile).toEqual({
@@ -217,7 +217,7 @@ describe('research composed across the graph', () => {
   });
 
   describe('Artist.research', () => {
-    const RESEARCH = `query ($id: ID!) { artist(id: $id) { id research_link { research_id match matched_at } research { id tracks { isrc } } } }`;
+    const RESEARCH = `query ($id: ID!) { artist(id: $id) { id research_link: researchLink { research_id: researchId match matched_at: matchedAt } research { id tracks { isrc } } } }`;
     const newArtist = async (name: string) => {
       const res = await t.http().post('/api/artists').set(owner.headers).send({ name });
       expect(res.status).toBe(200);
@@ -250,17 +250,17 @@ describe('research composed across the graph', () => {
     it('is Mutation.updateArtist in the graph: one input, the artist with its stored link as the answer', async () => {
       const id = await newArtist('Twin Artist');
       const before = searches();
-      const UPDATE = `mutation ($input: UpdateArtistInput!) { updateArtist(input: $input) { id name research_id research_match research_matched_at } }`;
-      const res = await t.graphql(UPDATE, { input: { id, research_id: '4100021' } }, owner.headers);
+      const UPDATE = `mutation ($input: UpdateArtistInput!) { updateArtist(input: $input) { id name research_id: researchId research_match: researchMatch research_matched_at: researchMatchedAt } }`;
+      const res = await t.graphql(UPDATE, { input: { id, researchId: '4100021' } }, owner.headers);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.updateArtist).toEqual({ id, name: 'Twin Artist', research_id: '4100021', research_match: 'explicit', research_matched_at: expect.stringMatching(/^\d{4}-/) });
       // The same fields on a read are the stored link as it is (never searched for).
-      const read = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id research_match } }`, { id }, owner.headers);
+      const read = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id: researchId research_match: researchMatch } }`, { id }, owner.headers);
       expect(read.body.data.artist).toEqual({ research_id: '4100021', research_match: 'explicit' });
-      const cleared = await t.graphql(UPDATE, { input: { id, research_id: null } }, owner.headers);
+      const cleared = await t.graphql(UPDATE, { input: { id, researchId: null } }, owner.headers);
       expect(cleared.body.data.updateArtist).toEqual(expect.objectContaining({ research_id: null, research_match: 'explicit' }));
       const never = await newArtist('Never Linked Artist');
-      const unlinked = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id research_match research_matched_at } }`, { id: never }, owner.headers);
+      const unlinked = await t.graphql(`query ($id: ID!) { artist(id: $id) { research_id: researchId research_match: researchMatch research_matched_at: researchMatchedAt } }`, { id: never }, owner.headers);
       expect(unlinked.body.data.artist).toEqual({ research_id: null, research_match: null, research_matched_at: null });
       expect(searches()).toBe(before);
     });
@@ -326,6 +326,30 @@ describe('research composed across the graph', () => {
       const res = await t.graphql(`query ($r: [_Any!]!) { _entities(representations: $r) { ... on Artist { id research { id } } } }`, { r: [{ __typename: 'Artist', id }] }, { ...owner.headers, ...router });
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data._entities).toEqual([{ id, research: { id: '4100021' } }]);
+    });
+  });
+
+  describe('a failing field is null beside the others (root and provider-backed fields are nullable)', () => {
+    it('answers me with song null and its error, where the whole answer was null', async () => {
+      const res = await t.graphql('{ me { name } song(isrc: "ZZZZZ0000000") { name } }', {}, owner.headers);
+      expect(res.body.data).toEqual({ me: { name: owner.account.name }, song: null });
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: ['song'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+      // The REST twin of a failing root field answers as before: its status and error body.
+      const rest = await t.http().get('/api/catalogs/songs').query({ catalog_id: '00000000-0000-4000-8000-00000000dead' }).set(owner.headers);
+      expect(rest.status).toBe(404);
+      expect(rest.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+    });
+
+    it('a provider failure nulls only the provider-backed field: the research artist and its other fields still answer', async () => {
+      const artist = sandboxData().artists[210];
+      intel.server.failWhen((r) => r.path === `/api/artist/${artist.id}`, { status: 500, body: { error: 'Upstream broke' } });
+      try {
+        const res = await t.graphql('query ($id: ID!) { me { name } researchArtist(id: $id) { id profile { name } } }', { id: String(artist.id) }, owner.headers);
+        expect(res.body.data).toEqual({ me: { name: owner.account.name }, researchArtist: { id: String(artist.id), profile: null } });
+        expect(res.body.errors).toEqual([expect.objectContaining({ path: ['researchArtist', 'profile'], extensions: expect.objectContaining({ code: 'PROVIDER_ERROR' }) })]);
+      } finally {
+        intel.server.reset();
+      }
     });
   });
 });

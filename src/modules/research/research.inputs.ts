@@ -46,17 +46,17 @@ export const trackStatsInput = z
       .optional()
       .describe('track ISRC'),
     stats_track_id: trimmed('stats_track_id').optional().describe('the stats track id of a research track, as the research tracks list gives it'),
-    platform_a_track_id: z.string().regex(/^[A-Za-z0-9]{1,64}$/, { message: 'must be a platform_a track id' }).optional(),
-    platform_b_track_id: z.string().regex(/^[0-9]{1,20}$/, { message: 'must be a numeric platform_b track id' }).optional(),
+    platform_a_track_id: z.string().regex(/^[A-Za-z0-9]{1,64}$/, { message: 'must be a platform_a track id' }).optional().describe('the track id on platform_a (1-64 letters and digits)'),
+    platform_b_track_id: z.string().regex(/^[0-9]{1,20}$/, { message: 'must be a numeric platform_b track id' }).optional().describe('the track id on platform_b (1-20 digits)'),
     source: sourceList,
-    with_playlists: z.boolean().default(false).describe('include per-source playlists[] in data'),
-    with_charts: z.boolean().default(false).describe('include per-source charts[] in data'),
-    with_stations: z.boolean().default(false).describe('include radio stations[] data where available'),
-    with_videos: z.boolean().default(false).describe('include video data where available'),
-    with_links: z.boolean().default(false).describe('include external links in track_info'),
-    only_current: z.boolean().default(false).describe('only current counters'),
-    limit: bounded(1, 100, 20).describe('max items in toggled arrays'),
-    offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('offset in toggled arrays'),
+    with_playlists: z.boolean().default(false).describe('include per-source playlists[] in data (default false)'),
+    with_charts: z.boolean().default(false).describe('include per-source charts[] in data (default false)'),
+    with_stations: z.boolean().default(false).describe('include radio stations[] data where available (default false)'),
+    with_videos: z.boolean().default(false).describe('include video data where available (default false)'),
+    with_links: z.boolean().default(false).describe('include external links in the track info (default false)'),
+    only_current: z.boolean().default(false).describe('only current counters (default false)'),
+    limit: bounded(1, 100, 20).describe('max items in toggled arrays, 1-100, default 20'),
+    offset: int().min(0, { message: 'must be at least 0' }).default(0).describe('offset in toggled arrays, default 0'),
   })
   .superRefine((v, ctx) => {
     const given = (['isrc', 'stats_track_id', 'platform_a_track_id', 'platform_b_track_id'] as const).filter((k) => v[k] !== undefined);

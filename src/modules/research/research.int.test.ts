@@ -291,6 +291,32 @@ describe('research with configured providers (the sandbox upstreams)', () => {
     const anon = await t.graphql(TrackStatsDocument, { input: { isrc: 'DEKAI2400006', source: 'all' } });
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
+
+  it('names each field as its face does: the REST name in a REST 400, the GraphQL name in a GraphQL one (paths and messages)', async () => {
+    const rest = await t.http().get('/api/research/track/stats?isrc=GBNWR2400001&platform_a_track_id=abc&source=all&with_links=maybe').set(as.nora);
+    expect(rest.status).toBe(400);
+    expect(rest.body.details.map((d: { field: string }) => d.field)).toEqual(['with_links']);
+    const both = await t.http().get('/api/research/track/stats?isrc=GBNWR2400001&platform_a_track_id=abc&source=all').set(as.nora);
+    expect(both.body.details).toEqual([{ field: 'platform_a_track_id', message: 'give exactly one track identifier, not isrc and platform_a_track_id' }]);
+    expect(both.body.error).toBe('Invalid input: platform_a_track_id: give exactly one track identifier, not isrc and platform_a_track_id');
+    const none = await t.http().get('/api/research/track/stats?source=all').set(as.nora);
+    expect(none.body.details).toEqual([{ field: 'isrc', message: 'one track identifier is required: isrc, stats_track_id, platform_a_track_id or platform_b_track_id' }]);
+
+    const graph = await t.graphql(TrackStatsDocument, { input: { isrc: 'GBNWR2400001', platformATrackId: 'abc', source: 'all' } }, as.nora);
+    expect(graph.body.errors[0].extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      details: [{ field: 'platformATrackId', message: 'give exactly one track identifier, not isrc and platformATrackId' }],
+    });
+    expect(graph.body.errors[0].message).toBe('Invalid input: platformATrackId: give exactly one track identifier, not isrc and platformATrackId');
+    const graphNone = await t.graphql(TrackStatsDocument, { input: { source: 'all' } }, as.nora);
+    expect(graphNone.body.errors[0].extensions.details).toEqual([{ field: 'isrc', message: 'one track identifier is required: isrc, statsTrackId, platformATrackId or platformBTrackId' }]);
+    // A discover bound, by argument member: sp_monthly_listeners_min on REST, spMonthlyListenersMin in the graph.
+    const discover = await t.graphql('{ discover(input: { spMonthlyListenersMin: 500, spMonthlyListenersMax: 100 }) { id } }', {}, as.nora);
+    expect(discover.body.errors[0].extensions.details.map((d: { field: string }) => d.field)).toContain('spMonthlyListenersMin');
+    const restDiscover = await t.http().get('/api/research/discover?sp_monthly_listeners_min=500&sp_monthly_listeners_max=100').set(as.nora);
+    expect(restDiscover.body.details.map((d: { field: string }) => d.field)).toContain('sp_monthly_listeners_min');
+    expect(upstreamCalls()).toBe(0);
+  });
 });
 
 describe('research with no provider configured (the demo, offline)', () => {

@@ -44,22 +44,22 @@ const RESEARCH_DEFAULT_ITEMS = 20;
 /** What to report of a song's statistics (Song.stats): Query.trackStats takes the same options in its input. */
 @ArgsType()
 export class TrackStatsOptions {
-  @Field(Str, { description: 'comma-separated platform_a … platform_d, or all' }) source!: string;
-  @Field(() => Boolean, opt) with_playlists?: boolean;
-  @Field(() => Boolean, opt) with_charts?: boolean;
-  @Field(() => Boolean, opt) with_stations?: boolean;
-  @Field(() => Boolean, opt) with_videos?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'include external links in track_info' }) with_links?: boolean;
-  @Field(() => Boolean, opt) only_current?: boolean;
-  @Field(() => Int, { nullable: true, description: '1-100, default 20' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'at least 0, default 0' }) offset?: number;
+  @Field(Str, { description: describe(trackStatsInput, 'source') }) source!: string;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) withPlaylists?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) withCharts?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_stations') }) withStations?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'with_videos') }) withVideos?: boolean;
+  @Field(() => Boolean, { nullable: true, description: describe(trackStatsInput, 'with_links') }) withLinks?: boolean;
+  @Field(() => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) onlyCurrent?: boolean;
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'limit') }) limit?: number;
+  @Field(() => Int, { nullable: true, description: describe(trackStatsInput, 'offset') }) offset?: number;
 }
 
 @Resolver()
 export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
-  @Query(() => TrackStats, { description: 'Per-track statistics across sources; exactly one track identifier' })
+  @Query(() => TrackStats, { nullable: true, description: 'Per-track statistics across sources; exactly one track identifier' })
   trackStats(@Ctx() ctx: Context, @Arg('input', () => TrackStatsQueryInput) input: TrackStatsQueryInput): Promise<TrackStats> {
     return researchService(ctx).trackStats(requireViewer(ctx.viewer), validate(trackStatsInput, withoutNulls({ ...input })));
   }
@@ -67,14 +67,14 @@ export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @Query(() => [DiscoveredArtist], { description: 'Artists filtered by country, genre and monthly listeners' })
+  @Query(() => [DiscoveredArtist], { nullable: true, description: 'Artists filtered by country, genre and monthly listeners' })
   discover(@Ctx() ctx: Context, @Arg('input', () => DiscoverQueryInput, { nullable: true }) input?: DiscoverQueryInput | null): Promise<DiscoveredArtist[]> {
     return researchService(ctx).discover(requireViewer(ctx.viewer), validate(discoverInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
-  @Query(() => CuratorProfile, { description: 'A playlist curator profile' })
+  @Query(() => CuratorProfile, { nullable: true, description: 'A playlist curator profile' })
   curator(
     @Ctx() ctx: Context,
     @Arg('platform', Str, { description: describe(curatorInput, 'platform') }) platform: string,
@@ -85,14 +85,14 @@ export class ResearchResolver {
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
-  @Query(() => [ResearchGenre], { description: 'Genre ids for the discover filter' })
+  @Query(() => [ResearchGenre], { nullable: true, description: 'Genre ids for the discover filter' })
   researchGenres(@Ctx() ctx: Context): Promise<ResearchGenre[]> {
     return researchService(ctx).genres(requireViewer(ctx.viewer));
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
-  @Query(() => GraphQLJSONObject, {
+  @Query(() => GraphQLJSONObject, { nullable: true,
     description:
       'Search the music intelligence provider: matches by kind (artists, tracks, playlists, curators, …), as the provider sends them with neutral platform names; type=curators with beta=true finds curator ids',
   })
@@ -103,7 +103,7 @@ export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @Query(() => [ResearchTrack], { description: "An artist's tracks" })
+  @Query(() => [ResearchTrack], { nullable: true, description: "An artist's tracks" })
   researchTracks(@Ctx() ctx: Context, @Arg('input', () => ResearchTracksQueryInput) input: ResearchTracksQueryInput): Promise<ResearchTrack[]> {
     return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ ...input })));
   }
@@ -111,20 +111,20 @@ export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @Query(() => [ResearchPlaylist], { description: "An artist's playlist placements" })
+  @Query(() => [ResearchPlaylist], { nullable: true, description: "An artist's playlist placements" })
   researchPlaylists(@Ctx() ctx: Context, @Arg('input', () => ResearchPlaylistsQueryInput) input: ResearchPlaylistsQueryInput): Promise<ResearchPlaylist[]> {
     return researchService(ctx).artistPlaylists(requireViewer(ctx.viewer), validate(artistPlaylistsInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
-  @Query(() => PlatformSearchResult, { description: 'Search the platform_a catalog' })
+  @Query(() => PlatformSearchResult, { nullable: true, description: 'Search the platform_a catalog' })
   platformASearch(@Ctx() ctx: Context, @Arg('input', () => PlatformASearchQueryInput) input: PlatformASearchQueryInput): Promise<PlatformSearchResult> {
     return researchService(ctx).platformSearch(requireViewer(ctx.viewer), validate(platformSearchInput, withoutNulls({ ...input })));
   }
 
   @Authorized()
-  @Query(() => ResearchArtist, { description: 'An artist of the music intelligence provider, to compose its tracks (with stats) and playlists (with curators) in one request' })
+  @Query(() => ResearchArtist, { nullable: true, description: 'An artist of the music intelligence provider, to compose its tracks (with stats) and playlists (with curators) in one request' })
   researchArtist(@Arg('id', () => ID, { description: 'artist id (digits) from discover or search' }) id: string): ResearchArtist {
     return { id };
   }
@@ -133,28 +133,28 @@ export class ResearchResolver {
 @Resolver(() => ResearchArtist)
 export class ResearchArtistResolver {
   @Extensions(PROVIDER_CALL)
-  @FieldResolver(() => ResearchArtistProfile, { description: 'Name, image and the latest listener and follower figures the provider has for the artist' })
+  @FieldResolver(() => ResearchArtistProfile, { nullable: true, description: 'Name, image and the latest listener and follower figures the provider has for the artist; null (with its error) when the provider fails' })
   profile(@Root() artist: ResearchArtist, @Ctx() ctx: Context): Promise<ResearchArtistProfile> {
     return researchService(ctx).artistProfile(requireViewer(ctx.viewer), validate(artistInput, { artist: artist.id }));
   }
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @FieldResolver(() => [ResearchTrack])
-  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, opt) limit?: number, @Arg('offset', () => Int, opt) offset?: number) {
+  @FieldResolver(() => [ResearchTrack], { nullable: true, description: 'Tracks of the artist, `limit` of them from `offset`, as the provider orders them; null (with its error) when the provider fails' })
+  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, { ...opt, description: describe(artistTracksInput, 'limit') }) limit?: number, @Arg('offset', () => Int, { ...opt, description: describe(artistTracksInput, 'offset') }) offset?: number) {
     return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ artist: artist.id, limit, offset })));
   }
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
-  @FieldResolver(() => [ResearchPlaylist])
+  @FieldResolver(() => [ResearchPlaylist], { nullable: true, description: 'Playlist placements of the artist, `limit` of them from `offset`, as the provider orders them; null (with its error) when the provider fails' })
   playlists(
     @Root() artist: ResearchArtist,
     @Ctx() ctx: Context,
     @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) platform?: string,
     @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) status?: string,
-    @Arg('limit', () => Int, opt) limit?: number,
-    @Arg('offset', () => Int, opt) offset?: number,
+    @Arg('limit', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'limit') }) limit?: number,
+    @Arg('offset', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'offset') }) offset?: number,
   ) {
     const viewer = requireViewer(ctx.viewer);
     return researchService(ctx).artistPlaylists(viewer, validate(artistPlaylistsInput, withoutNulls({ artist: artist.id, platform, status, limit, offset })));
@@ -173,14 +173,14 @@ export class ResearchTrackResolver {
   stats(
     @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
-    @Arg('source', Str, { description: 'comma-separated platform_a … platform_d, or all' }) source: string,
-    @Arg('with_playlists', () => Boolean, opt) with_playlists?: boolean,
-    @Arg('with_charts', () => Boolean, opt) with_charts?: boolean,
-    @Arg('only_current', () => Boolean, opt) only_current?: boolean,
+    @Arg('source', Str, { description: describe(trackStatsInput, 'source') }) source: string,
+    @Arg('withPlaylists', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) withPlaylists?: boolean,
+    @Arg('withCharts', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) withCharts?: boolean,
+    @Arg('onlyCurrent', () => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) onlyCurrent?: boolean,
   ) {
     if (!track.isrc) return null;
     const viewer = requireViewer(ctx.viewer);
-    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, with_playlists, with_charts, only_current }), isrc: track.isrc }));
+    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, withPlaylists, withCharts, onlyCurrent }), isrc: track.isrc }));
   }
 }
 

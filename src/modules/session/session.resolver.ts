@@ -22,7 +22,7 @@ const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.
 export class SessionResolver {
   @Authorized()
   @Extensions(maxItems(SESSIONS_PAGE_DEFAULT))
-  @Query(() => [SessionType], { description: `The caller's sessions, newest first: \`limit\` of them from \`offset\` (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})` })
+  @Query(() => [SessionType], { nullable: true, description: `The caller's sessions, newest first: \`limit\` of them from \`offset\` (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})` })
   sessions(
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, defaultValue: SESSIONS_PAGE_DEFAULT, description: describe(sessionsInput, 'limit') }) limit?: number | null,
@@ -32,7 +32,7 @@ export class SessionResolver {
   }
 
   @Authorized()
-  @Query(() => SessionType, {
+  @Query(() => SessionType, { nullable: true,
     description: "One of the caller's sessions with every chat of it, by createdAt ascending; another account's session is NOT_FOUND",
   })
   sessionChats(

@@ -8,20 +8,28 @@ export enum ChatMessageRole {
   assistant = 'assistant',
   system = 'system',
 }
-registerEnumType(ChatMessageRole, { name: 'ChatMessageRole', description: 'user, assistant or system' });
+registerEnumType(ChatMessageRole, {
+  name: 'ChatMessageRole',
+  description: 'user, assistant or system',
+  valuesConfig: {
+    user: { description: 'Written by the person (or agent) using the chat' },
+    assistant: { description: "The model's reply; it turns the chat unread" },
+    system: { description: 'An instruction to the model' },
+  },
+});
 
 @ObjectType('Session', { description: 'A working session of one account (private to it)' })
 export class SessionType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The session id (UUID)' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Title of the session (1-200 characters)' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'When the session was started' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the session last changed' })
   updatedAt!: Date;
 
   /** Its chats, when the read that produced the session already has them (Session.chats answers these). */
@@ -30,19 +38,19 @@ export class SessionType {
 
 @ObjectType('SessionChat', { description: 'A chat of a session, with its unread and streaming state' })
 export class SessionChat {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The chat id (UUID)' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The session the chat belongs to' })
   sessionId!: string;
 
-  @Field()
+  @Field({ description: 'Title of the chat (1-200 characters)' })
   title!: string;
 
-  @Field()
+  @Field({ description: 'When the chat was created' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the chat last changed' })
   updatedAt!: Date;
 
   @Field({ description: 'The last assistant message is newer than the read marker (or the chat was never read)' })
@@ -54,34 +62,34 @@ export class SessionChat {
   @Field(() => String, { nullable: true, description: 'Model chosen for this chat; null means defaultModelId' })
   modelId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Id of the assistant reply streaming now; null when none is', nullable: true })
   activeStreamId!: string | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { description: 'When the last assistant message was appended; null when there is none', nullable: true })
   lastAssistantMessageAt!: Date | null;
 }
 
 @ObjectType('ChatMessage', { description: 'A message of a chat' })
 export class ChatMessageType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The message id (UUID)' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The chat the message belongs to' })
   chatId!: string;
 
-  @Field(() => ChatMessageRole)
+  @Field(() => ChatMessageRole, { description: 'Who wrote the message' })
   role!: ChatMessageRole;
 
-  @Field()
+  @Field({ description: 'The message text (1-100000 characters)' })
   content!: string;
 
-  @Field()
+  @Field({ description: 'When the message was appended' })
   createdAt!: Date;
 }
 
 @ObjectType('ChatMessageAdded', { description: 'A message just appended to a chat, with the chat after it' })
 export class ChatMessageAdded {
-  @Field(() => ChatMessageType)
+  @Field(() => ChatMessageType, { description: 'The message just appended' })
   message!: ChatMessageType;
 
   @Field(() => SessionChat, { description: 'The chat after the message' })

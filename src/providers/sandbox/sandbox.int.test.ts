@@ -169,7 +169,7 @@ describe('an app with PROVIDERS=sandbox', () => {
     const artist = sandbox().data.artists[42];
     const before = calls(`/api/artist/${artist.id}`);
     const res = await t.graphql(
-      `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners sp_followers tiktok_followers ins_followers cm_statistics data_source } } }`,
+      `query ($id: ID!) { researchArtist(id: $id) { profile { id name country sp_monthly_listeners: spMonthlyListeners sp_followers: spFollowers tiktok_followers: tiktokFollowers ins_followers: insFollowers cm_statistics: cmStatistics data_source: dataSource } } }`,
       { id: String(artist.id) },
       as.nora,
     );
