@@ -137,6 +137,47 @@ export class RenderRepository {
     };
   }
 
+  /**
+   * The newest runs (at most `limit`) of every account the viewer reaches, newest first, whose
+   * status is among `statuses` (null: any), in one statement: what the renderRuns subscription
+   * sends first.
+   */
+  async recentReachableRuns(viewer: Viewer, statuses: readonly RunStatus[] | null, limit: number): Promise<RunView[]> {
+    if (limit <= 0) return [];
+    const reach = reachCondition(viewer, 'run.account_id');
+    const rows = await this.hotRows<RunRow>(
+      `select ${RUN_COLUMNS} from render_runs run
+        where ${reach.sql} and (?::text[] is null or run.status = any(?::text[]))
+        order by run.created_at desc, run.id desc limit ?`,
+      [...reach.bindings, statuses ? pgArray(statuses) : null, statuses ? pgArray(statuses) : null, limit],
+    );
+    return rows.map((row) => this.toRunView(row));
+  }
+
+  /**
+   * The runs of every account the viewer reaches changed at or after `since` (at most `limit`,
+   * the most recently changed first): what a live stream may have missed while its event
+   * connection was down.
+   */
+  async reachableRunsChangedSince(viewer: Viewer, since: Date, limit: number): Promise<RunView[]> {
+    const reach = reachCondition(viewer, 'run.account_id');
+    const rows = await this.hotRows<RunRow>(
+      `select ${RUN_COLUMNS} from render_runs run where ${reach.sql} and run.updated_at >= ? order by run.updated_at desc, run.id desc limit ?`,
+      [...reach.bindings, since, limit],
+    );
+    return rows.map((row) => this.toRunView(row));
+  }
+
+  /** Whether the viewer reaches the account (and so its runs), by the one reach rule. */
+  async reachesAccount(viewer: Viewer, accountId: string): Promise<boolean> {
+    const reach = reachCondition(viewer, 'asked.account_id');
+    const [row] = await this.hotRows<{ reachable: boolean }>(
+      `select ${reach.sql} as reachable from (select ?::uuid as account_id) asked`,
+      [...reach.bindings, accountId],
+    );
+    return row?.reachable === true;
+  }
+
   /** Inserts the run (its job is enqueued with jobSql() in the same transaction); answers it as inserted. */
   async insertRun(run: NewRun): Promise<RunView> {
     const row = this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });

@@ -10,7 +10,8 @@ import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
 import type { RunChange, RunEvent } from '../../jobs/run-events';
 import type { RenderRuntime } from '../../jobs/runtime';
 import { RenderPayload, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
-import type { CancelRunInput, RunsInput, WatchRunInput } from './render.inputs';
+import type { CancelRunInput, RunsInput, WatchRunInput, WatchRunsInput } from './render.inputs';
+import { RunsWatch } from './render.live';
 import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import type { RenderStore, RunView } from './render.repository';
@@ -113,6 +114,35 @@ export class RenderService {
       // The subscriber's changes, and the run owner's (the owner leaving the organization they share ends the reach too).
       if (standing) watch.onClose(standing.onChange(() => watch.recheck(), [run.accountId]));
       watch.begin(run);
+    } catch (error) {
+      await watch.return();
+      throw error;
+    }
+    return watch;
+  }
+
+  /**
+   * A live view of every run the viewer reaches (its own, its organizations' and their members',
+   * its roster's: the reach rule of `runs`): the newest `initial` runs first, then every change,
+   * new runs included, from every instance, until the subscriber leaves or its credential is revoked.
+   */
+  async watchAll(viewer: Viewer, input: WatchRunsInput, standing?: StandingViewer): Promise<AsyncIterableIterator<RenderRunType | Error>> {
+    const statuses = input.status?.length ? (input.status as RunStatus[]) : null;
+    const watch = new RunsWatch(viewer, statuses, {
+      recent: (now, wanted, limit) => this.repo.recentReachableRuns(now, wanted, limit),
+      changedSince: (now, since, limit) => this.repo.reachableRunsChangedSince(now, since, limit),
+      reaches: (now, accountId) => this.repo.reachesAccount(now, accountId),
+      fresh: (id) => this.repo.freshRun(id),
+      present: (run) => this.toType(run),
+      current: () => (standing ? standing.current() : Promise.resolve(viewer)),
+      watchAccount: (accountId, listener) => (standing ? standing.watchAccount(accountId, listener) : () => undefined),
+    });
+    // Listen first, then read: a change committed in between is applied after the first runs (versions order them).
+    const off = await this.runtime.events.subscribeAll((event) => watch.push(event));
+    watch.onClose(off);
+    try {
+      if (standing) watch.onClose(standing.onChange(() => watch.viewerChanged()));
+      watch.begin(await this.repo.recentReachableRuns(viewer, statuses, input.initial));
     } catch (error) {
       await watch.return();
       throw error;
