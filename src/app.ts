@@ -9,6 +9,8 @@ import { contextError, createApollo } from './graphql/apollo';
 import { createContext, headerValue } from './graphql/context';
 import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
+import { LiveGate } from './graphql/live';
+import { sseHandler } from './graphql/sse';
 import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
 import { dashboardRouter } from './http/dashboard/dashboard.router';
@@ -105,6 +107,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     onCompile: metrics.graphqlCompiled,
   });
   await apollo.start();
+  // Websockets and GraphQL over SSE (both on /graphql) pass the same gate: credentials, caps, checks, charges.
+  const live = new LiveGate(deps, federated, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (live)', budget) });
+  const sse = sseHandler(deps, federated, live);
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => {
@@ -114,6 +119,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next();
     },
     express.json({ limit: deps.config.http.bodyLimit }),
+    // Accept: text/event-stream: GraphQL over SSE (graphql-sse); anything else goes on to Apollo.
+    sse.middleware,
     // From here on the request's statements are cancelled if its client goes away before the answer.
     cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
@@ -150,13 +157,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (websocket)', budget) });
+  const websockets = attachWebsockets(deps, federated, server, undefined, live);
   return {
     express: app,
     server,
     async stop() {
       deps.logger.debug('closing websockets');
       await websockets.close();
+      sse.close();
       deps.logger.debug('stopping apollo (drains HTTP)');
       await apollo.stop();
       deps.logger.debug('closing the render queue and run events');
