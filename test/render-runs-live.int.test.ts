@@ -322,7 +322,7 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
       expect(http.body.errors[0].message).toMatch(/^Operation cost \d+ exceeds the maximum/);
       const client = sseClient(port, me.headers);
       const errors = await within(new Promise<ErrorLike[]>((resolve) => {
-        client.subscribe({ query }, { next: (m) => resolve((m.errors ?? []) as ErrorLike[]), error: (e) => resolve(e as ErrorLike[]), complete: () => undefined });
+        client.subscribe({ query }, { next: (m) => resolve((m.errors ?? []) as unknown as ErrorLike[]), error: (e) => resolve(e as ErrorLike[]), complete: () => undefined });
       }), 10_000, 'answer');
       client.dispose();
       expect(errors.map((e) => [e.extensions?.code, e.message])).toEqual([[code, http.body.errors[0].message]]);
