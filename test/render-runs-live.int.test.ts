@@ -207,6 +207,17 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
     expect(live.errors[0].message).toMatch(/initial/);
   });
 
+  it('stopping an instance ends its open SSE streams, and the stop completes', async () => {
+    const third = await secondInstance(t);
+    const me = await createAccount(t.orm);
+    const live = stream(overSse(third.port, me.headers), { initial: 0 });
+    cleanup.push(() => live.stop());
+    const runId = await start(me.headers);
+    await live.until((s) => statesOf(s, runId).includes('QUEUED'), 'the stream is live');
+    await within(third.close(), 15_000, 'the instance stops');
+    await live.until((s) => s.ended, 'the stream ends');
+  });
+
   describe('credentials', () => {
     it('graphql-ws takes them from the upgrade request\'s headers when connectionParams carry none', async () => {
       const me = await createAccount(t.orm);
