@@ -9,9 +9,9 @@ import type { RenderRunType } from './render.types';
 /** Runs whose changes wait for a slow subscriber (each run's newest change only): past it, the stream ends. */
 export const RUNS_STREAM_MAX_PENDING = 1000;
 /** Runs whose last state a stream remembers (to apply a change to, and to drop an older one). */
-const KNOWN_RUNS = 1000;
+const KNOWN_RUNS = 200;
 /** Accounts whose reach a stream remembers, each watched for changes of its memberships. */
-const KNOWN_ACCOUNTS = 500;
+const KNOWN_ACCOUNTS = 200;
 /** After a lost event connection with nothing seen yet: how far back the missed changes are read. */
 const RESYNC_MARGIN_MS = 60_000;
 
