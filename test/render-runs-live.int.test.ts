@@ -170,6 +170,17 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
     expect(live.errors).toEqual([]);
   });
 
+  it('an admin (a member of ADMIN_ORG_ID) sees every account\'s runs, newest first', async () => {
+    const admin = await createAccount(t.orm, { organizations: [t.config.auth.adminOrgId] });
+    const someone = await createAccount(t.orm);
+    const older = await start(someone.headers);
+    const newer = await start(someone.headers);
+    const live = stream(overWs(ws(port, admin.headers)), { initial: 2, status: ['QUEUED'] });
+    cleanup.push(() => live.stop());
+    await live.until((s) => s.runs.length >= 2, 'the two newest runs');
+    expect(live.runs.slice(0, 2).map((r) => r.id)).toEqual([newer, older]);
+  });
+
   it('ends with UNAUTHENTICATED when the subscriber\'s key is revoked (heard on another instance)', async () => {
     const me = await createAccount(t.orm);
     const extra = await createApiKeyFor(t.orm, me.account.id);
