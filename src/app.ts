@@ -108,7 +108,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   await apollo.start();
   // Websockets and GraphQL over SSE (both on /graphql) pass the same gate: credentials, caps, checks, charges.
-  const live = new LiveGate(deps, federated, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (live)', budget) });
+  const live = new LiveGate(deps, federated, { providerFields, onLimited: (budget, transport) => metrics.rateLimited(`/graphql (${transport})`, budget) });
   const sse = sseHandler(deps, federated, live);
   app.use(
     '/graphql',
@@ -157,7 +157,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server, undefined, live);
+  const websockets = attachWebsockets(deps, federated, server, live);
   return {
     express: app,
     server,

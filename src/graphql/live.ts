@@ -30,9 +30,12 @@ import { noProviderFields, ProviderFields } from './cost';
 export interface LiveLimits {
   /** `Type.field` names of provider-backed fields (src/graphql/cost.ts), charged to the research budget. */
   providerFields: ProviderFields;
-  /** Called with the budget or cap a request ran past (metrics). */
-  onLimited?: (budget: string) => void;
+  /** Called with the budget or cap a request ran past, and the transport it came by (metrics). */
+  onLimited?: (budget: string, transport: LiveTransport) => void;
 }
+
+/** How a standing request came: graphql-ws, or GraphQL over SSE. */
+export type LiveTransport = 'websocket' | 'sse';
 
 /** An operation as a client sends it (graphql-ws `subscribe` payload, a GraphQL over SSE request). */
 export interface OperationRequest {
@@ -70,7 +73,6 @@ export class LiveGate {
   /** Open connections (websockets and SSE streams) per account on this instance. */
   private readonly connections = new Map<string, number>();
   private readonly documents: DocumentCache;
-  private readonly onLimited: OnRateLimited;
 
   constructor(
     private readonly deps: AppDeps,
@@ -79,7 +81,6 @@ export class LiveGate {
   ) {
     const { introspection } = deps.config.graphql;
     this.rules = websocketRules(introspection, [depthLimit(deps.config.graphql.maxDepth)]);
-    this.onLimited = (budget) => limits.onLimited?.(budget);
     this.documents = new DocumentCache((query) => {
       let document: DocumentNode;
       try {
@@ -93,8 +94,8 @@ export class LiveGate {
   }
 
   /** Reports a cap or budget run past (metrics). */
-  limited(budget: string): void {
-    this.limits.onLimited?.(budget);
+  limited(budget: string, transport: LiveTransport): void {
+    this.limits.onLimited?.(budget, transport);
   }
 
   /**
@@ -103,14 +104,14 @@ export class LiveGate {
    * client's address as over HTTP (RATE_LIMITED past that budget); `unavailable` when the database
    * or key set could not be asked (not the client's fault).
    */
-  async admit(credentials: Credentials, clientIp: string | undefined): Promise<Admission> {
+  async admit(transport: LiveTransport, credentials: Credentials, clientIp: string | undefined): Promise<Admission> {
     try {
       const context = await createContext(this.deps, { credentials, clientIp });
       if (!context.viewer) throw new AppError('UNAUTHENTICATED', 'Missing credentials: send x-api-key or Authorization: Bearer');
       return { accountId: context.viewer.accountId, credentials };
     } catch (error) {
       const unavailable = toHttpError(error).status === 503;
-      const charged = unavailable ? error : await chargeRefusedCredentials(this.deps, clientIp, error, this.onLimited).catch(() => error);
+      const charged = unavailable ? error : await chargeRefusedCredentials(this.deps, clientIp, error, this.onLimited(transport)).catch(() => error);
       return { refusal: asClientError(charged, this.deps, 'live connection refused'), unavailable };
     }
   }
@@ -120,11 +121,11 @@ export class LiveGate {
    * and SSE streams together): answers its release, or null past the cap. No await between the
    * check and the count: concurrent handshakes cannot both slip in.
    */
-  open(accountId: string): (() => void) | null {
+  open(transport: LiveTransport, accountId: string): (() => void) | null {
     const cap = this.deps.config.requestLimits.wsMaxConnectionsPerAccount;
     const open = this.connections.get(accountId) ?? 0;
     if (open >= cap) {
-      this.limited('ws_connections');
+      this.limited('ws_connections', transport);
       return null;
     }
     this.connections.set(accountId, open + 1);
@@ -149,19 +150,20 @@ export class LiveGate {
    * message HTTP gives it; a refused document is charged 1 point, as over HTTP). Credentials are
    * checked again: a key revoked mid-connection stops working.
    */
-  async prepare(accountId: string, credentials: Credentials, request: OperationRequest): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  async prepare(transport: LiveTransport, accountId: string, credentials: Credentials, request: OperationRequest): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const { deps, schema } = this;
+    const onLimited = this.onLimited(transport);
     const caller: Caller = { viewer: { accountId } };
     try {
       if (typeof request.query !== 'string') throw new AppError('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query`');
       const checked = this.documents.check(request.query);
-      if ('errors' in checked) return await this.refused(caller, checked.errors);
+      if ('errors' in checked) return await this.refused(caller, checked.errors, onLimited);
       const { document } = checked;
       const variables = request.variables ?? undefined;
       // Before anything walks the variables (the cost of a list may read its limit from them).
       const tooDeep = variablesError(variables, deps.config.http.maxDepth);
-      if (tooDeep) return await this.refused(caller, [tooDeep]);
-      await chargeOperation(deps, caller, { schema, document, operationName: request.operationName, variables }, this.limits.providerFields, this.onLimited);
+      if (tooDeep) return await this.refused(caller, [tooDeep], onLimited);
+      await chargeOperation(deps, caller, { schema, document, operationName: request.operationName, variables }, this.limits.providerFields, onLimited);
       // An operation name naming no operation, variables that do not coerce: 400s over HTTP.
       const requestErrors = operationRequestErrors(schema, document, request.operationName, variables);
       if (requestErrors.length) return requestErrors;
@@ -191,9 +193,13 @@ export class LiveGate {
     return errors.map((error) => formatGraphQLError(this.deps, error.toJSON(), error));
   }
 
+  private onLimited(transport: LiveTransport): OnRateLimited {
+    return (budget) => this.limits.onLimited?.(budget, transport);
+  }
+
   /** A refused operation's errors, once its 1 point is charged (RATE_LIMITED past the budget). */
-  private async refused(caller: Caller, errors: readonly GraphQLError[]): Promise<readonly GraphQLError[]> {
-    const decision = await chargeRefusedOperation(this.deps, caller, this.onLimited);
+  private async refused(caller: Caller, errors: readonly GraphQLError[], onLimited: OnRateLimited): Promise<readonly GraphQLError[]> {
+    const decision = await chargeRefusedOperation(this.deps, caller, onLimited);
     if (decision && !decision.allowed) throw rateLimitedError(decision);
     return errors;
   }

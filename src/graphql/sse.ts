@@ -44,7 +44,7 @@ export function sseHandler(deps: AppDeps, schema: GraphQLSchema, gate: LiveGate)
       const state = stateOf(req);
       // An answer with `data` (null) is what graphql-sse sends as it is: one `next` event, then `complete`.
       if (state.refusal || !state.admitted) return { data: null, errors: [state.refusal ?? new GraphQLError('Not authenticated', { extensions: { code: 'UNAUTHENTICATED' } })] };
-      const prepared = await gate.prepare(state.admitted.accountId, state.admitted.credentials, {
+      const prepared = await gate.prepare('sse', state.admitted.accountId, state.admitted.credentials, {
         query: params.query as string,
         operationName: params.operationName,
         variables: params.variables,
@@ -90,10 +90,10 @@ export function sseHandler(deps: AppDeps, schema: GraphQLSchema, gate: LiveGate)
     });
     open.add(res);
     try {
-      const admission = await gate.admit(liveCredentials(undefined, req.headers), req.ip);
+      const admission = await gate.admit('sse', liveCredentials(undefined, req.headers), req.ip);
       if ('refusal' in admission) state.refusal = admission.refusal;
       else {
-        release = gate.open(admission.accountId);
+        release = gate.open('sse', admission.accountId);
         if (release) state.admitted = admission;
         else state.refusal = new GraphQLError(gate.tooManyConnectionsMessage(), { extensions: { code: 'RATE_LIMITED' } });
       }

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import type { Credentials } from '../auth/authenticate';
-import { LiveGate, LiveLimits, liveCredentials } from './live';
+import { LiveGate, liveCredentials } from './live';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 /**
@@ -34,18 +34,14 @@ type ConnectionExtra = {
 };
 const REFUSAL_WINDOW_MS = 60_000;
 
-/** What the websockets share with GraphQL over SSE: the gate (src/graphql/live.ts) applies the same rules to both. */
-export type WebsocketLimits = LiveLimits;
-
 /**
  * graphql-ws on /graphql. The shared gate (src/graphql/live.ts) authenticates in onConnect
  * (credentials in connectionParams, else the upgrade request's headers) and checks, weighs and
  * charges each operation in onSubscribe; this adds the websocket's own caps: connections per
  * account and live operations per connection.
  */
-export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, limits?: WebsocketLimits, shared?: LiveGate) {
+export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, gate: LiveGate) {
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
-  const gate = shared ?? new LiveGate(deps, schema, limits);
   const { wsMaxSubscriptions } = deps.config.requestLimits;
   // One immutable answer for every refusal past the cap: a burst of thousands allocates nothing.
   const tooManyOperations = [
@@ -57,7 +53,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
       schema,
       onConnect: async (ctx) => {
         const credentials = liveCredentials(ctx.connectionParams, ctx.extra.request.headers);
-        const admission = await gate.admit(credentials, ctx.extra.request.socket.remoteAddress);
+        const admission = await gate.admit('websocket', credentials, ctx.extra.request.socket.remoteAddress);
         const socket = ctx.extra.socket;
         if ('refusal' in admission) {
           // The database (or key set) is unavailable: not the client's fault, so not a refusal.
@@ -73,7 +69,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           socket.once('close', () => clearTimeout(timer));
           return true;
         }
-        const release = gate.open(admission.accountId);
+        const release = gate.open('websocket', admission.accountId);
         if (!release) {
           socket.close(TOO_MANY_CONNECTIONS, gate.tooManyConnectionsMessage());
           return false;
@@ -100,7 +96,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           const socket = ctx.extra.socket;
           // Already closing: whatever the client queued is dropped unanswered.
           if (socket.readyState !== WebSocket.OPEN) return tooManyOperations;
-          gate.limited('ws_subscriptions');
+          gate.limited('ws_subscriptions', 'websocket');
           const now = Date.now();
           const refused = ctx.extra.refused && now - ctx.extra.refused.since < REFUSAL_WINDOW_MS ? ctx.extra.refused : { since: now, count: 0 };
           refused.count += 1;
@@ -119,7 +115,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
         // Let other sockets and requests run between accepted operations of a burst.
         await new Promise<void>((resolve) => setImmediate(resolve));
         // Parsed and validated by the gate: graphql-ws then runs it as is instead of parsing it again.
-        return gate.prepare(ctx.extra.accountId!, ctx.extra.credentials!, payload);
+        return gate.prepare('websocket', ctx.extra.accountId!, ctx.extra.credentials!, payload);
       },
       // Execution errors of an operation get the same masking and codes as over HTTP.
       // An answer past GRAPHQL_MAX_RESPONSE_BYTES is replaced by the error HTTP gives.
