@@ -7,33 +7,17 @@ import type { Config } from '../../config/config';
 import { pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
-import type { RunChange, RunEvent } from '../../jobs/run-events';
+import type { RunEvent } from '../../jobs/run-events';
 import type { RenderRuntime } from '../../jobs/runtime';
-import { RenderPayload, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
+import { RenderPayload, RunStatus, TERMINAL_STATUSES } from './render.entity';
 import type { CancelRunInput, RunsInput, WatchRunInput, WatchRunsInput } from './render.inputs';
-import { RunsWatch } from './render.live';
+import { applyChange as fromChange, RunsWatch } from './render.live';
 import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import type { RenderStore, RunView } from './render.repository';
 import type { CompositionType, RenderRunPage, RenderRunType } from './render.types';
 
 export const RENDER_TASK = 'render-video';
-
-const date = (v: string | null) => (v ? new Date(v) : null);
-
-const fromChange = (c: RunChange, base: RunView): RunView => ({
-  ...base,
-  status: c.status as RunStatus,
-  progress: c.progress,
-  attempts: c.attempts,
-  version: c.version,
-  output: c.output as StoredOutput | null,
-  error: c.error,
-  updatedAt: new Date(c.updated_at),
-  startedAt: date(c.started_at),
-  finishedAt: date(c.finished_at),
-  outputExpiredAt: date(c.output_expired_at ?? null),
-});
 
 /** The render settings the service applies: admission limits and how long videos are kept. */
 export type RenderSettings = Pick<Config['render'], 'maxActivePerAccount' | 'dailyPixelFrames' | 'retentionHours'>;
