@@ -296,6 +296,18 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
       expect(live.errors).toEqual([{ message, extensions: { code: 'UNAUTHENTICATED' } }]);
     });
 
+    it.each([
+      ['GET', '', 400, 'BAD_REQUEST', /non-empty `query`/],
+      ['GET', '?query=%7B__typename%7D&variables=%7Bnot-json', 400, 'BAD_REQUEST', /`variables` must be JSON/],
+      ['GET', '?query=%7B__typename%7D&variables=%5B1%5D', 400, 'BAD_REQUEST', /`variables` must be a JSON object/],
+      ['PUT', '', 405, 'METHOD_NOT_ALLOWED', /GET or POST/],
+    ])('SSE: %s /graphql%s (no operation) is %i with a code, not graphql-sse\'s bare message', async (method, search, status, code, message) => {
+      const res = await fetch(`http://127.0.0.1:${port}/graphql${search}`, { method, headers: { accept: 'text/event-stream', 'x-api-key': 'mas_whatever' } });
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as { errors: ErrorLike[] };
+      expect(body.errors).toEqual([{ message: expect.stringMatching(message), extensions: { code } }]);
+    });
+
     it('SSE as EventSource sends it: GET with the operation in the query string, credentials in a header', async () => {
       const me = await createAccount(t.orm);
       const runId = await start(me.headers);

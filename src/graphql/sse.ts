@@ -69,6 +69,13 @@ export function sseHandler(deps: AppDeps, schema: GraphQLSchema, gate: LiveGate)
   const middleware = async (req: Request, res: Response, next: NextFunction) => {
     // graphql-sse serves what asks for an event stream; everything else is Apollo's.
     if (req.headers.accept !== 'text/event-stream') return next();
+    // A request that is no GraphQL operation gets Apollo's code and a message naming what is wrong.
+    const malformed = requestProblem(req);
+    if (malformed) {
+      if (malformed.status === 405) res.setHeader('allow', 'GET, POST');
+      res.status(malformed.status).json({ errors: [{ message: malformed.message, extensions: { code: malformed.code } }] });
+      return;
+    }
     const state: StreamState = { emitted: 0, written: 0, closed: false };
     states.set(req, state);
     // Each message's write completes when it is handed to the socket: counted, to pace onNext.
@@ -114,4 +121,29 @@ export function sseHandler(deps: AppDeps, schema: GraphQLSchema, gate: LiveGate)
       open.clear();
     },
   };
+}
+
+/** What makes an SSE request no GraphQL operation (graphql-sse would answer it without a code); null when it is one. */
+function requestProblem(req: Request): { status: number; code: string; message: string } | null {
+  if (req.method !== 'GET' && req.method !== 'POST') return { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'GraphQL over SSE takes GET or POST' };
+  const params = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
+  if (!params || typeof params !== 'object' || typeof params.query !== 'string' || !params.query.trim()) {
+    return { status: 400, code: 'BAD_REQUEST', message: 'GraphQL operations must contain a non-empty `query`' };
+  }
+  for (const name of ['variables', 'extensions']) {
+    const value = params[name];
+    if (value === undefined || value === null) continue;
+    if (req.method === 'GET') {
+      if (typeof value !== 'string') return { status: 400, code: 'BAD_REQUEST', message: `\`${name}\` must be JSON` };
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) return { status: 400, code: 'BAD_REQUEST', message: `\`${name}\` must be a JSON object` };
+      } catch {
+        return { status: 400, code: 'BAD_REQUEST', message: `\`${name}\` must be JSON` };
+      }
+    } else if (typeof value !== 'object' || Array.isArray(value)) {
+      return { status: 400, code: 'BAD_REQUEST', message: `\`${name}\` must be an object` };
+    }
+  }
+  return null;
 }
