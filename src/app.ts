@@ -1,6 +1,6 @@
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
-import { createServer, Server } from 'node:http';
+import { createServer, IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
@@ -157,7 +157,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server, live);
+  // The upgrade request's client address as express reads it (TRUST_PROXY: X-Forwarded-For from trusted proxies).
+  const clientIp = (upgrade: IncomingMessage) => (Object.create(app.request, { headers: { value: upgrade.headers }, socket: { value: upgrade.socket } }) as Request).ip;
+  const websockets = attachWebsockets(deps, federated, server, live, clientIp);
   return {
     express: app,
     server,

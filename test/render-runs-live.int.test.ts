@@ -377,3 +377,44 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
     });
   });
 });
+
+describe('refused live credentials are charged to the client address, as over HTTP (RATE_LIMIT_PER_MINUTE=2, TRUST_PROXY)', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' } });
+    await new Promise<void>((resolve) => t.app.server.listen(0, '127.0.0.1', resolve));
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** One graphql-ws connection from `ip` (X-Forwarded-For on the upgrade request) with a bad key: the code its operation is answered with. */
+  const refusedOverWs = async (ip: string) => {
+    const client = createWsClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: class extends WebSocket {
+        constructor(url: string, protocols: string[]) {
+          super(url, protocols, { headers: { 'x-forwarded-for': ip, 'x-api-key': 'mas_not-a-key' } });
+        }
+      },
+      retryAttempts: 0,
+    });
+    const live = stream(overWs(client));
+    await live.until((s) => s.ended, 'refused', 10_000);
+    await client.dispose();
+    return codes(live);
+  };
+
+  it('a third refusal from one address within the minute is RATE_LIMITED; another address is not', async () => {
+    expect(await refusedOverWs('203.0.113.7')).toEqual(['UNAUTHENTICATED']);
+    expect(await refusedOverWs('203.0.113.7')).toEqual(['UNAUTHENTICATED']);
+    expect(await refusedOverWs('203.0.113.7')).toEqual(['RATE_LIMITED']);
+    expect(await refusedOverWs('203.0.113.8')).toEqual(['UNAUTHENTICATED']);
+    // Over SSE, the same budget by the same address.
+    const sse = stream(overSse(port, { 'x-forwarded-for': '203.0.113.7', 'x-api-key': 'mas_not-a-key' }));
+    await sse.until((s) => s.ended, 'refused', 10_000);
+    expect(codes(sse)).toEqual(['RATE_LIMITED']);
+  });
+});

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import type { Credentials } from '../auth/authenticate';
@@ -40,7 +40,7 @@ const REFUSAL_WINDOW_MS = 60_000;
  * charges each operation in onSubscribe; this adds the websocket's own caps: connections per
  * account and live operations per connection.
  */
-export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, gate: LiveGate) {
+export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServer: Server, gate: LiveGate, clientIp: (request: IncomingMessage) => string | undefined) {
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_PAYLOAD_BYTES });
   const { wsMaxSubscriptions } = deps.config.requestLimits;
   // One immutable answer for every refusal past the cap: a burst of thousands allocates nothing.
@@ -53,7 +53,7 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
       schema,
       onConnect: async (ctx) => {
         const credentials = liveCredentials(ctx.connectionParams, ctx.extra.request.headers);
-        const admission = await gate.admit('websocket', credentials, ctx.extra.request.socket.remoteAddress);
+        const admission = await gate.admit('websocket', credentials, clientIp(ctx.extra.request));
         const socket = ctx.extra.socket;
         if ('refusal' in admission) {
           // The database (or key set) is unavailable: not the client's fault, so not a refusal.
