@@ -98,6 +98,8 @@ export function sseHandler(deps: AppDeps, schema: GraphQLSchema, gate: LiveGate)
     open.add(res);
     try {
       const admission = await gate.admit('sse', liveCredentials(undefined, req.headers), req.ip);
+      // Gone while it was authenticated: nothing to count or answer.
+      if (state.closed) return;
       if ('refusal' in admission) state.refusal = admission.refusal;
       else {
         release = gate.open('sse', admission.accountId);
