@@ -69,6 +69,8 @@ export function attachWebsockets(deps: AppDeps, schema: GraphQLSchema, httpServe
           socket.once('close', () => clearTimeout(timer));
           return true;
         }
+        // Gone while it was authenticated (onClose has run): nothing to count.
+        if (socket.readyState !== WebSocket.OPEN) return false;
         const release = gate.open('websocket', admission.accountId);
         if (!release) {
           socket.close(TOO_MANY_CONNECTIONS, gate.tooManyConnectionsMessage());
