@@ -2,7 +2,7 @@ import { Client as WsClient, createClient as createWsClient } from 'graphql-ws';
 import { createClient as createSseClient } from 'graphql-sse';
 import WebSocket from 'ws';
 import { createTestApp, TestApp } from './app';
-import { createAccount, createApiKeyFor, createOrganization } from './factories';
+import { createAccount, createApiKeyFor, createArtist, createOrganization } from './factories';
 import { renderEnv, secondInstance, startWorker, waitForRun } from './support/render';
 import { watchRun, within, wsClient } from './support/live';
 import type { RenderWorker } from '../src/jobs/render.worker';
@@ -179,6 +179,27 @@ describe('renderRuns: every run the caller reaches, live, over graphql-ws and Gr
     cleanup.push(() => live.stop());
     await live.until((s) => s.runs.length >= 2, 'the two newest runs');
     expect(live.runs.slice(0, 2).map((r) => r.id)).toEqual([newer, older]);
+  });
+
+  it('a roster entry removed (not announced) stops the artist\'s run before its signed link', async () => {
+    const owner = await createAccount(t.orm);
+    const artist = await createArtist(t.orm, { rosterOf: owner.account.id });
+    const artistKey = await createApiKeyFor(t.orm, artist.id);
+    const theirs = await start(artistKey.headers);
+    const live = stream(overWs(ws(port, owner.headers)), { initial: 1 });
+    cleanup.push(() => live.stop());
+    await live.until((s) => statesOf(s, theirs).includes('QUEUED'), 'the artist\'s run, through the roster');
+    // A second run, heard live: the stream now remembers that it reaches the artist.
+    const again = await start(artistKey.headers);
+    await live.until((s) => statesOf(s, again).includes('QUEUED'), 'the artist\'s second run');
+    await t.orm.em.getConnection().execute('delete from roster_entries where owner_id = ? and artist_id = ?', [owner.account.id, artist.id]);
+    worker = await startWorker(t);
+    await waitForRun(t, artistKey.headers, theirs, ['COMPLETED']);
+    await waitForRun(t, artistKey.headers, again, ['COMPLETED']);
+    // The owner's own run, started after the artist's completed, is the marker that the stream went past it.
+    const mine = await start(owner.headers);
+    await live.until((s) => statesOf(s, mine).includes('COMPLETED'), 'the owner\'s own run completes');
+    expect(live.runs.filter((r) => (r.id === theirs || r.id === again) && r.output)).toEqual([]);
   });
 
   it('ends with UNAUTHENTICATED when the subscriber\'s key is revoked (heard on another instance)', async () => {

@@ -102,6 +102,21 @@ describe('RunsWatch: the account-wide stream of runs', () => {
     await watch.return();
   });
 
+  it('reach is read afresh before a state that carries a signed link', async () => {
+    const src = source();
+    const watch = new RunsWatch(viewer, null, src);
+    watch.begin([]);
+    watch.push(change('m1', 2, 0.5));
+    await take(watch, 1);
+    expect(src.reads).toBe(1);
+    // Completed with a stored video: the cached answer is not enough.
+    watch.push({ ...change('m1', 3, 1, 'me', RunStatus.COMPLETED), output: { key: 'm1.webm' } });
+    const [done] = (await take(watch, 1)) as RenderRunType[];
+    expect(done).toMatchObject({ id: 'm1', status: 'COMPLETED' });
+    expect(src.reads).toBe(2);
+    await watch.return();
+  });
+
   it('a revoked credential ends the stream with UNAUTHENTICATED, even with nothing else to send', async () => {
     const src = source();
     const watch = new RunsWatch(viewer, null, src);

@@ -280,6 +280,12 @@ export class RunsWatch implements AsyncIterableIterator<RenderRunType | Error> {
     if (!run) return null;
     const latest = this.known.get(run.id);
     if (latest && run.version <= latest.version) return null;
+    // No link is signed on a remembered answer: reach is read afresh before a state that carries one
+    // (as renderRun does; a roster entry removed is not announced).
+    if (run.output && !(await this.source.reaches(viewer, run.accountId))) {
+      this.reach.delete(run.accountId);
+      return null;
+    }
     this.remember(run);
     return run;
   }
