@@ -1,6 +1,6 @@
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
-import { createServer, Server } from 'node:http';
+import { createServer, IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import type { AppDeps } from './deps';
@@ -9,6 +9,8 @@ import { contextError, createApollo } from './graphql/apollo';
 import { createContext, headerValue } from './graphql/context';
 import { buildFederatedSchema, buildPlainSchema } from './graphql/schema';
 import { attachWebsockets } from './graphql/websocket';
+import { LiveGate } from './graphql/live';
+import { sseHandler } from './graphql/sse';
 import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
 import { dashboardRouter } from './http/dashboard/dashboard.router';
@@ -108,6 +110,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     onCompile: metrics.graphqlCompiled,
   });
   await apollo.start();
+  // Websockets and GraphQL over SSE (both on /graphql) pass the same gate: credentials, caps, checks, charges.
+  const live = new LiveGate(deps, federated, { providerFields, onLimited: (budget, transport) => metrics.rateLimited(`/graphql (${transport})`, budget) });
+  const sse = sseHandler(deps, federated, live);
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => {
@@ -128,6 +133,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as Content-Type: application/json', { details: [{ field: 'content-type', message: 'must be application/json' }] }));
     },
     express.json({ limit: deps.config.http.bodyLimit }),
+    // Accept: text/event-stream: GraphQL over SSE (graphql-sse); anything else goes on to Apollo.
+    sse.middleware,
     // From here on the request's statements are cancelled if its client goes away before the answer.
     cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
@@ -164,13 +171,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendError(res, httpError);
   });
 
-  const websockets = attachWebsockets(deps, federated, server, { providerFields, onLimited: (budget) => metrics.rateLimited('/graphql (websocket)', budget) });
+  // The upgrade request's client address as express reads it (TRUST_PROXY: X-Forwarded-For from trusted proxies).
+  const clientIp = (upgrade: IncomingMessage) => (Object.create(app.request, { headers: { value: upgrade.headers }, socket: { value: upgrade.socket } }) as Request).ip;
+  const websockets = attachWebsockets(deps, federated, server, live, clientIp);
   return {
     express: app,
     server,
     async stop() {
       deps.logger.debug('closing websockets');
       await websockets.close();
+      sse.close();
       deps.logger.debug('stopping apollo (drains HTTP)');
       await apollo.stop();
       deps.logger.debug('closing the render queue and run events');

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   if (ffmpeg.source === 'npm') logger.warn(NPM_FFMPEG_WARNING);
   const lines = [
     '',
-    `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws on the same path)`,
+    `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws and SSE on the same path)`,
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,

@@ -163,6 +163,39 @@ async function startRender(page: Page, composition: string, size: { width: numbe
     expect(pageErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
 
+  it('lives on the account-wide subscription: a run started elsewhere appears and completes without a reload, and nothing polls', async () => {
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const sockets: string[] = [];
+    let loads = 0;
+    page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
+    page.on('load', () => (loads += 1));
+    await page.goto(`${base}/dashboard`);
+    await page.fill('#api-key', as.nora['x-api-key']);
+    await page.click('#sign-in button[type=submit]');
+    await page.waitForSelector('#main', { state: 'visible' });
+    await until(() => page.isVisible('#live'), (v) => v, 'live indicator');
+    await recordRows(page);
+
+    // Started through the API, not the page (as another client or a teammate would).
+    const started = await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'Elsewhere' }, width: 64, height: 64, durationInFrames: 30, codec: 'vp8' });
+    expect(started.status).toBe(200);
+    const runId = started.body.runId as string;
+    const row = page.locator(`#runs tr[data-run-id="${runId}"]`);
+    await until(() => row.count(), (n) => n === 1, 'the run appears', 30_000);
+    await until(() => row.getAttribute('data-status'), (v) => v === 'COMPLETED', 'the run completes', 60_000);
+    expect(await row.locator('button.play').count()).toBe(1);
+    const seen = (await page.evaluate(() => (window as unknown as { seen: Seen[] }).seen)).filter((s) => s.id === runId);
+    expect(seen[0].status).toBe('QUEUED');
+
+    // One page load, one websocket, and no request for runs at all: the page only fetched its files and the compositions.
+    expect(loads).toBe(1);
+    expect(sockets).toEqual(['/graphql']);
+    const api = requests.filter((r) => !r.startsWith('GET /dashboard') && !r.startsWith('GET /favicon'));
+    expect(api).toEqual(['GET /api/video/compositions']);
+  });
+
   it('runs a renderRun subscription in GraphiQL over graphql-ws, with the Headers tab as connection params', async () => {
     const runId = (await t.http().post('/api/video/render').set(as.nora).send({ compositionId: 'title-card', inputProps: { title: 'IDE' }, width: 64, height: 64, durationInFrames: 30, codec: 'vp8' })).body.runId as string;
     const page = await context.newPage();

@@ -29,7 +29,7 @@ describe('dashboard, landing page and their assets (real PostgreSQL)', () => {
     const js = await t.http().get('/dashboard/assets/dashboard.js');
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(js.text).toContain('renderRun(runId: $runId)');
+    expect(js.text).toContain('renderRuns(initial: $initial)');
     const ws = await t.http().get('/dashboard/assets/graphql-ws.min.js');
     expect(ws.status).toBe(200);
     expect(ws.text).toContain('graphqlWs');

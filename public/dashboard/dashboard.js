@@ -1,13 +1,18 @@
-// Live render runs dashboard: plain browser script, REST for lists and actions, graphql-ws for live progress.
+// Live render runs dashboard: plain browser script. The runs come from one account-wide subscription
+// (renderRuns over graphql-ws: the newest runs first, then every change, new runs included), so nothing
+// polls; REST starts and cancels renders. The API key stays in the page (sessionStorage) and travels in
+// the websocket's connection_init message, never in a URL.
 (function () {
   'use strict';
   var KEY = 'mas.apiKey';
   var ACTIVE = { QUEUED: true, EXECUTING: true };
+  /** Rows kept: the newest runs (the subscription sends these first, then every change). */
+  var MAX_ROWS = 50;
   var RUN_FIELDS = 'id status progress payload createdAt finishedAt error outputExpiredAt output { url bytes codec width height fps durationInFrames }';
-  var SUBSCRIPTION = 'subscription Watch($runId: String!) { renderRun(runId: $runId) { ' + RUN_FIELDS + ' } }';
+  var SUBSCRIPTION = 'subscription Runs($initial: Int) { renderRuns(initial: $initial) { ' + RUN_FIELDS + ' } }';
 
   var $ = function (id) { return document.getElementById(id); };
-  var state = { key: null, runs: [], compositions: [], watching: {}, client: null, timer: null };
+  var state = { key: null, runs: [], compositions: [], client: null, stop: null, ages: null };
 
   function showError(message) {
     var el = $('error');
@@ -132,8 +137,8 @@
     var i = state.runs.findIndex(function (r) { return r.id === run.id; });
     if (i >= 0) state.runs[i] = run; else state.runs.unshift(run);
     state.runs.sort(function (a, b) { return b.createdAt < a.createdAt ? -1 : b.createdAt > a.createdAt ? 1 : 0; });
+    if (state.runs.length > MAX_ROWS) state.runs.length = MAX_ROWS;
     render();
-    watchActive();
   }
 
   function wsClient() {
@@ -143,7 +148,8 @@
       url: url,
       connectionParams: { 'x-api-key': state.key },
       lazy: true,
-      retryAttempts: 5,
+      // A lost connection is tried again (the subscription resumes with the newest runs); a refusal is not.
+      retryAttempts: 20,
       on: {
         connected: function () { $('live').hidden = false; },
         closed: function () { $('live').hidden = true; },
@@ -152,30 +158,38 @@
     return state.client;
   }
 
-  /** One subscription per QUEUED or EXECUTING run (a few per account), ended when the run ends. */
-  function watchActive() {
-    state.runs.forEach(function (run) {
-      if (!ACTIVE[run.status] || state.watching[run.id]) return;
-      state.watching[run.id] = wsClient().subscribe({ query: SUBSCRIPTION, variables: { runId: run.id } }, {
+  /**
+   * The one subscription: every run the key may see, the newest first, then each change as it
+   * happens (started here or anywhere else). Resolves once its first message arrives (or it fails).
+   */
+  function live() {
+    if (state.stop) state.stop();
+    return new Promise(function (resolve, reject) {
+      var first = true;
+      var settle = function (error) {
+        if (!first) return;
+        first = false;
+        if (error) reject(error); else resolve();
+      };
+      state.stop = wsClient().subscribe({ query: SUBSCRIPTION, variables: { initial: 20 } }, {
         next: function (message) {
-          if (message.data && message.data.renderRun) upsert(message.data.renderRun);
+          if (message.data && message.data.renderRuns) upsert(message.data.renderRuns);
           if (message.errors && message.errors.length) showError('Live updates: ' + message.errors[0].message);
+          settle();
         },
         error: function (error) {
-          delete state.watching[run.id];
-          var text = error && error.message ? error.message : (error && error.reason) || 'connection closed';
-          showError('Live updates stopped: ' + text + '. Use Refresh.');
+          state.stop = null;
+          var errors = Array.isArray(error) ? error : [];
+          var text = errors.length ? errors[0].message : error && error.message ? error.message : (error && error.reason) || 'connection closed';
+          var refused = errors.some(function (e) { return e.extensions && e.extensions.code === 'UNAUTHENTICATED'; });
+          var failure = new Error(text);
+          if (refused) failure.status = 401;
+          if (first) { settle(failure); return; }
+          if (refused) { signOut(); showError('Signed out: ' + text); return; }
+          showError('Live updates stopped: ' + text + '. Use Reconnect.');
         },
-        complete: function () { delete state.watching[run.id]; },
+        complete: function () { state.stop = null; settle(); },
       });
-    });
-  }
-
-  function loadRuns() {
-    return api('GET', '/api/tasks/runs?limit=20').then(function (body) {
-      state.runs = body.runs;
-      render();
-      watchActive();
     });
   }
 
@@ -223,22 +237,23 @@
       codec: $('codec').value,
     };
     $('start').disabled = true;
-    api('POST', '/api/video/render', body).then(function (started) {
-      return api('GET', '/api/tasks/runs?runId=' + encodeURIComponent(started.runId)).then(function (one) { upsert(one.runs[0]); });
-    }).catch(function (error) { showError('Render not started: ' + error.message); }).then(function () { $('start').disabled = false; });
+    // The new run arrives through the subscription, like a run started anywhere else.
+    api('POST', '/api/video/render', body).catch(function (error) { showError('Render not started: ' + error.message); }).then(function () { $('start').disabled = false; });
   }
 
   function signIn(key) {
     state.key = key;
     showError('');
-    return loadRuns().then(function () {
+    // The compositions (REST) check the key; the runs then live on the subscription.
+    return loadCompositions().then(function () {
       sessionStorage.setItem(KEY, key);
       $('sign-in').hidden = true;
       $('main').hidden = false;
       $('sign-out').hidden = false;
-      // New runs from other clients, and ages, refresh every 15 seconds; progress comes live.
-      state.timer = setInterval(function () { loadRuns().catch(function (e) { showError(e.message); }); }, 15000);
-      return loadCompositions();
+      render();
+      // Ages are redrawn in the page (no request): the runs themselves change only by the subscription.
+      state.ages = setInterval(render, 30000);
+      return live();
     }).catch(function (error) {
       if (error.status === 401) signOut();
       showError('Sign-in failed: ' + error.message);
@@ -247,9 +262,10 @@
 
   function signOut() {
     sessionStorage.removeItem(KEY);
-    clearInterval(state.timer);
+    if (state.stop) state.stop();
     if (state.client) state.client.dispose();
-    state = { key: null, runs: [], compositions: [], watching: {}, client: null, timer: null };
+    clearInterval(state.ages);
+    state = { key: null, runs: [], compositions: [], client: null, stop: null, ages: null };
     $('main').hidden = true;
     $('sign-out').hidden = true;
     $('live').hidden = true;
@@ -267,7 +283,7 @@
   $('sign-out').addEventListener('click', function () { signOut(); showError(''); });
   $('composition').addEventListener('change', prefill);
   $('render').addEventListener('submit', startRender);
-  $('refresh').addEventListener('click', function () { showError(''); loadRuns().catch(function (e) { showError(e.message); }); });
+  $('refresh').addEventListener('click', function () { showError(''); live().catch(function (e) { showError(e.message); }); });
 
   var saved = sessionStorage.getItem(KEY);
   if (saved) signIn(saved);

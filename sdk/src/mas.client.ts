@@ -3,9 +3,9 @@ import { print } from 'graphql';
 import { Client as WsClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import {
-  ApiKeysDocument, CancelRunDocument, CompositionsDocument, CreateApiKeyDocument, RenderRunDocument, RenderRunFieldsFragment,
+  ApiKeysDocument, CancelRunDocument, CompositionsDocument, CreateApiKeyDocument, RenderRunDocument, RenderRunFieldsFragment, RenderRunsDocument,
   RenderVideoDocument, RenderVideoInput, RevokeApiKeyDocument, RunsDocument, SignupAgentDocument, TrackStatsDocument,
-  TrackStatsInput, VerifyAgentDocument,
+  RunStatus, TrackStatsInput, VerifyAgentDocument,
 } from './generated';
 import { MasError, MasFieldProblem, statusOfCode } from './mas.error';
 
@@ -210,7 +210,27 @@ export class MasClient {
    * (COMPLETED, FAILED, CANCELED). A refused subscription throws a MasError with the service's code.
    */
   async *watchRun(runId: string): AsyncGenerator<RenderRun> {
-    const iterator = this.wsClient().iterate({ query: print(RenderRunDocument), variables: { runId } });
+    for await (const data of this.subscribe<{ renderRun: RenderRun }>(print(RenderRunDocument), { runId })) {
+      yield data.renderRun;
+      if (TERMINAL.has(data.renderRun.status)) return;
+    }
+  }
+
+  /**
+   * Every run the credential may see, live (the renderRuns subscription): the newest `initial` runs
+   * first (default 20, at most 50; 0 for changes only), then each run as it changes state or
+   * progress, runs started anywhere included, with one of `status` if given. Runs until the caller
+   * stops iterating (break, return) or the service ends it (a revoked key: a MasError UNAUTHENTICATED).
+   */
+  async *watchRuns(options: { status?: RunStatus[]; initial?: number } = {}): AsyncGenerator<RenderRun> {
+    for await (const data of this.subscribe<{ renderRuns: RenderRun }>(print(RenderRunsDocument), { status: options.status ?? null, initial: options.initial ?? null })) {
+      yield data.renderRuns;
+    }
+  }
+
+  /** A subscription's data, message by message; a refusal or an error in a message throws a MasError with the service's code. */
+  private async *subscribe<T>(query: string, variables: Record<string, unknown>): AsyncGenerator<T> {
+    const iterator = this.wsClient().iterate({ query, variables });
     try {
       for (;;) {
         let next: IteratorResult<{ data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] | null }>;
@@ -225,9 +245,7 @@ export class MasClient {
           const code = typeof first.extensions?.code === 'string' ? first.extensions.code : 'INTERNAL_SERVER_ERROR';
           throw new MasError(code, first.message);
         }
-        const run = (next.value.data as { renderRun: RenderRun }).renderRun;
-        yield run;
-        if (TERMINAL.has(run.status)) return;
+        yield next.value.data as T;
       }
     } finally {
       await iterator.return?.();

@@ -14,4 +14,9 @@ export interface StandingViewer {
    * `viewer_changes` triggers; returns the unsubscribe.
    */
   onChange(listener: () => void, related?: readonly string[]): () => void;
+  /**
+   * Calls `listener` whenever one account's viewer may have changed (its keys or memberships), as
+   * announced by the same triggers; for a stream that watches many accounts' runs, one at a time.
+   */
+  watchAccount(accountId: string, listener: () => void): () => void;
 }

@@ -31,6 +31,8 @@ type Listener = (event: RunEvent) => void;
  */
 export class RunEventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Listeners of every run's changes (the account-wide streams), each filtering what it may see. */
+  private readonly everyRun = new Set<Listener>();
   private readonly listener: PgListener;
   private closed = false;
 
@@ -45,11 +47,13 @@ export class RunEventBus {
           return;
         }
         this.dispatch(change.id, change);
+        this.dispatchEvery(change);
       },
       onReconnected: () => {
         for (const runId of this.listeners.keys()) this.dispatch(runId, 'resync');
+        this.dispatchEvery('resync');
       },
-      reconnectWhile: () => this.listeners.size > 0,
+      reconnectWhile: () => this.listeners.size > 0 || this.everyRun.size > 0,
     });
   }
 
@@ -73,6 +77,35 @@ export class RunEventBus {
     return off;
   }
 
+  /**
+   * Every run's changes, whoever owns the run: the listener decides what its viewer may see.
+   * Resolves once LISTEN is active, so no change committed after it is missed.
+   */
+  async subscribeAll(listener: Listener): Promise<() => void> {
+    if (this.closed) throw new Error('run event bus is closed');
+    this.everyRun.add(listener);
+    const off = () => {
+      this.everyRun.delete(listener);
+    };
+    try {
+      await this.listener.ensure();
+    } catch (error) {
+      off();
+      throw error;
+    }
+    return off;
+  }
+
+  private dispatchEvery(event: RunEvent): void {
+    for (const listener of this.everyRun) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error({ err: error }, 'run event listener failed');
+      }
+    }
+  }
+
   private dispatch(runId: string, event: RunEvent): void {
     for (const listener of this.listeners.get(runId) ?? []) {
       try {
@@ -86,6 +119,7 @@ export class RunEventBus {
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    this.everyRun.clear();
     await this.listener.close();
   }
 }

@@ -87,6 +87,25 @@ describe('SDK against the running service (real PostgreSQL)', () => {
     }
   });
 
+  it('watchRuns: every run the key may see, live, a run started by another client included, until the caller stops', async () => {
+    const sam = client({ apiKey: as.sam['x-api-key'] });
+    const other = client({ apiKey: as.sam['x-api-key'] });
+    const render = () => other.render({ compositionId: 'title-card', inputProps: { title: 'all runs' }, width: 8, height: 8, durationInFrames: 1 });
+    const before = await render();
+    // The newest QUEUED run first; once it is here, the stream is live.
+    const runs = sam.watchRuns({ status: ['QUEUED'], initial: 1 });
+    expect((await runs.next()).value).toMatchObject({ id: before.id, status: 'QUEUED' });
+    const after = await render();
+    expect((await runs.next()).value).toMatchObject({ id: after.id, status: 'QUEUED' });
+    expect((await runs.return(undefined)).done).toBe(true);
+    // A refused key: the service's code, at once.
+    const refused = await caught((async () => {
+      for await (const _ of client({ apiKey: 'mas_not-a-key' }).watchRuns()) void _;
+    })());
+    expect(refused.code).toBe('UNAUTHENTICATED');
+    expect(refused.message).toBe('Invalid or revoked API key');
+  });
+
   it('refuses to watch a run of another account with NOT_FOUND', async () => {
     const started = await client({ apiKey: as.sam['x-api-key'] }).render({ compositionId: 'title-card', inputProps: { title: 'x' }, width: 8, height: 8, durationInFrames: 1 });
     const otto = client({ apiKey: as.otto['x-api-key'] });

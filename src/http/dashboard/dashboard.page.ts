@@ -45,7 +45,7 @@ export function dashboardPage(): string {
       <button id="start" type="submit">Start render</button>
     </form>
     <section class="card">
-      <h2>Your runs <button id="refresh" type="button" class="small">Refresh</button></h2>
+      <h2>Runs you can see <button id="refresh" type="button" class="small" title="Subscribe again (after a lost connection)">Reconnect</button></h2>
       <table id="runs">
         <thead><tr><th>Run</th><th>Composition</th><th>Status</th><th>Progress</th><th>Size</th><th>Codec</th><th>Duration</th><th>Age</th><th></th></tr></thead>
         <tbody></tbody>

@@ -92,3 +92,17 @@ export type CancelRunInput = z.output<typeof cancelRunInput>;
 /** GraphQL subscription renderRun(runId) */
 export const watchRunInput = cancelRunInput;
 export type WatchRunInput = z.output<typeof watchRunInput>;
+
+/** The most runs the renderRuns subscription sends first. */
+export const RUNS_STREAM_MAX_INITIAL = 50;
+
+/** GraphQL subscription renderRuns(status, initial): every change of every run in reach. */
+export const watchRunsInput = z.object({
+  status: z
+    .array(z.enum(['QUEUED', 'EXECUTING', 'COMPLETED', 'FAILED', 'CANCELED']))
+    .max(5, { message: 'must list at most 5 statuses' })
+    .optional()
+    .describe('only runs in one of these statuses (a run leaving them is sent once more, in its new status); absent: every status'),
+  initial: intIn(0, RUNS_STREAM_MAX_INITIAL, 20, 'how many of the newest runs in reach (with one of the statuses) are sent first, newest first, before the changes; 0: changes only'),
+});
+export type WatchRunsInput = z.output<typeof watchRunsInput>;

@@ -137,6 +137,66 @@ export class RenderRepository {
     };
   }
 
+  /**
+   * The newest runs (at most `limit`) of every account the viewer reaches, newest first, whose
+   * status is among `statuses` (null: any), in one statement: what the renderRuns subscription
+   * sends first.
+   */
+  async recentReachableRuns(viewer: Viewer, statuses: readonly RunStatus[] | null, limit: number): Promise<RunView[]> {
+    if (limit <= 0) return [];
+    const wanted = statuses ? pgArray(statuses) : null;
+    // An admin reaches every run; anyone else, the runs of the accounts the reach rule names: each
+    // account's newest from its (account_id, created_at) index, not a scan of every run.
+    const rows = viewer.isAdmin
+      ? await this.hotRows<RunRow>(
+          `select ${RUN_COLUMNS} from render_runs run
+            where (?::text[] is null or run.status = any(?::text[]))
+            order by run.created_at desc, run.id desc limit ?`,
+          [wanted, wanted, limit],
+        )
+      : await this.reachableNewest(viewer, wanted, limit);
+    return rows.map((row) => this.toRunView(row));
+  }
+
+  private reachableNewest(viewer: Viewer, wanted: string | null, limit: number): Promise<RunRow[]> {
+    const reach = reachCondition(viewer, 'reached.id');
+    return this.hotRows<RunRow>(
+      `select run.* from accounts reached
+        cross join lateral (
+          select ${RUN_COLUMNS} from render_runs run
+           where run.account_id = reached.id and (?::text[] is null or run.status = any(?::text[]))
+           order by run.created_at desc, run.id desc limit ?
+        ) run
+        where ${reach.sql}
+        order by run.created_at desc, run.id desc limit ?`,
+      [wanted, wanted, limit, ...reach.bindings, limit],
+    );
+  }
+
+  /**
+   * The runs of every account the viewer reaches changed at or after `since` (at most `limit`,
+   * the most recently changed first): what a live stream may have missed while its event
+   * connection was down.
+   */
+  async reachableRunsChangedSince(viewer: Viewer, since: Date, limit: number): Promise<RunView[]> {
+    const reach = reachCondition(viewer, 'run.account_id');
+    const rows = await this.hotRows<RunRow>(
+      `select ${RUN_COLUMNS} from render_runs run where ${reach.sql} and run.updated_at >= ? order by run.updated_at desc, run.id desc limit ?`,
+      [...reach.bindings, since, limit],
+    );
+    return rows.map((row) => this.toRunView(row));
+  }
+
+  /** Whether the viewer reaches the account (and so its runs), by the one reach rule. */
+  async reachesAccount(viewer: Viewer, accountId: string): Promise<boolean> {
+    const reach = reachCondition(viewer, 'asked.account_id');
+    const [row] = await this.hotRows<{ reachable: boolean }>(
+      `select ${reach.sql} as reachable from (select ?::uuid as account_id) asked`,
+      [...reach.bindings, accountId],
+    );
+    return row?.reachable === true;
+  }
+
   /** Inserts the run (its job is enqueued with jobSql() in the same transaction); answers it as inserted. */
   async insertRun(run: NewRun): Promise<RunView> {
     const row = this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });

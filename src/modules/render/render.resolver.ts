@@ -1,8 +1,9 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Authorized, Int, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
-import { cancelRunInput, parseRenderVideo, runsInput, watchRunInput } from './render.inputs';
+import { cancelRunInput, parseRenderVideo, runsInput, watchRunInput, watchRunsInput } from './render.inputs';
+import { RunStatus } from './render.entity';
 import { RenderRepository } from './render.repository';
 import { RenderService } from './render.service';
 import { CancelRunInputType, CompositionType, RenderRunPage, RenderRunType, RenderVideoInputType, RunsInputType } from './render.types';
@@ -47,6 +48,27 @@ export class RenderResolver {
   })
   renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String, { description: 'The run to watch: one of the caller\'s or of an account it may act for' }) _runId: string): RenderRunType {
     // The subscription ended early (reach lost, credential revoked): its last message is this error, with its code.
+    if (run instanceof Error) throw run;
+    return run;
+  }
+
+  @Authorized()
+  @Subscription(() => RenderRunType, {
+    description:
+      'Every run the caller may see (its own, its organizations\' and their members\', its roster\'s: as `runs`), live: first the newest runs (`initial`, newest first), then each run as it changes state or progress, new runs included, whoever started them and on whichever instance. A run\'s changes a slow subscriber has not read yet are coalesced into its newest state. Ends with UNAUTHENTICATED when the credential is revoked; an account that leaves the caller\'s reach (a membership ended) stops appearing',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as Context;
+      return renders(ctx).watchAll(requireViewer(ctx.viewer), validate(watchRunsInput, withoutNulls({ ...args })), ctx.standing);
+    },
+  })
+  renderRuns(
+    @Root() run: RenderRunType | Error,
+    @Arg('status', () => [RunStatus], { nullable: true, description: 'Only runs in one of these statuses (at most 5); a run leaving them is sent once more, in its new status. Absent: every status' })
+    _status?: RunStatus[] | null,
+    @Arg('initial', () => Int, { nullable: true, description: `How many of the newest runs in reach (with one of the statuses) are sent first, newest first, before the changes: 0 to 50, default 20; 0 sends only changes` })
+    _initial?: number | null,
+  ): RenderRunType {
+    // The stream ended early (credential revoked, fell behind): its last message is this error, with its code.
     if (run instanceof Error) throw run;
     return run;
   }

@@ -45,6 +45,15 @@ class FakeRenderStore implements RenderStore {
     const all = this.runs.filter((r) => r.accountId === accountId);
     return { reachable: true, total: all.length, runs: all.slice(offset, offset + limit) };
   }
+  async recentReachableRuns(viewer: Viewer, statuses: readonly RunStatus[] | null, limit: number): Promise<RunView[]> {
+    return this.runs.filter((r) => r.accountId === viewer.accountId && (!statuses || statuses.includes(r.status))).slice(0, limit);
+  }
+  async reachableRunsChangedSince(viewer: Viewer, since: Date, limit: number): Promise<RunView[]> {
+    return this.runs.filter((r) => r.accountId === viewer.accountId && r.updatedAt >= since).slice(0, limit);
+  }
+  async reachesAccount(viewer: Viewer, accountId: string): Promise<boolean> {
+    return accountId === viewer.accountId;
+  }
   async insertRun(run: NewRun): Promise<RunView> {
     this.inserted.push(run);
     return runOf(run.accountId, RunStatus.QUEUED, run.id);

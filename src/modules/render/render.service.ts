@@ -7,32 +7,17 @@ import type { Config } from '../../config/config';
 import { pagination } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
-import type { RunChange, RunEvent } from '../../jobs/run-events';
+import type { RunEvent } from '../../jobs/run-events';
 import type { RenderRuntime } from '../../jobs/runtime';
-import { RenderPayload, RunStatus, StoredOutput, TERMINAL_STATUSES } from './render.entity';
-import type { CancelRunInput, RunsInput, WatchRunInput } from './render.inputs';
+import { RenderPayload, RunStatus, TERMINAL_STATUSES } from './render.entity';
+import type { CancelRunInput, RunsInput, WatchRunInput, WatchRunsInput } from './render.inputs';
+import { applyChange as fromChange, RunsWatch } from './render.live';
 import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import type { RenderStore, RunView } from './render.repository';
 import type { CompositionType, RenderRunPage, RenderRunType } from './render.types';
 
 export const RENDER_TASK = 'render-video';
-
-const date = (v: string | null) => (v ? new Date(v) : null);
-
-const fromChange = (c: RunChange, base: RunView): RunView => ({
-  ...base,
-  status: c.status as RunStatus,
-  progress: c.progress,
-  attempts: c.attempts,
-  version: c.version,
-  output: c.output as StoredOutput | null,
-  error: c.error,
-  updatedAt: new Date(c.updated_at),
-  startedAt: date(c.started_at),
-  finishedAt: date(c.finished_at),
-  outputExpiredAt: date(c.output_expired_at ?? null),
-});
 
 /** The render settings the service applies: admission limits and how long videos are kept. */
 export type RenderSettings = Pick<Config['render'], 'maxActivePerAccount' | 'dailyPixelFrames' | 'retentionHours'>;
@@ -113,6 +98,35 @@ export class RenderService {
       // The subscriber's changes, and the run owner's (the owner leaving the organization they share ends the reach too).
       if (standing) watch.onClose(standing.onChange(() => watch.recheck(), [run.accountId]));
       watch.begin(run);
+    } catch (error) {
+      await watch.return();
+      throw error;
+    }
+    return watch;
+  }
+
+  /**
+   * A live view of every run the viewer reaches (its own, its organizations' and their members',
+   * its roster's: the reach rule of `runs`): the newest `initial` runs first, then every change,
+   * new runs included, from every instance, until the subscriber leaves or its credential is revoked.
+   */
+  async watchAll(viewer: Viewer, input: WatchRunsInput, standing?: StandingViewer): Promise<AsyncIterableIterator<RenderRunType | Error>> {
+    const statuses = input.status?.length ? (input.status as RunStatus[]) : null;
+    const watch = new RunsWatch(viewer, statuses, {
+      recent: (now, wanted, limit) => this.repo.recentReachableRuns(now, wanted, limit),
+      changedSince: (now, since, limit) => this.repo.reachableRunsChangedSince(now, since, limit),
+      reaches: (now, accountId) => this.repo.reachesAccount(now, accountId),
+      fresh: (id) => this.repo.freshRun(id),
+      present: (run) => this.toType(run),
+      current: () => (standing ? standing.current() : Promise.resolve(viewer)),
+      watchAccount: (accountId, listener) => (standing ? standing.watchAccount(accountId, listener) : () => undefined),
+    });
+    // Listen first, then read: a change committed in between is applied after the first runs (versions order them).
+    const off = await this.runtime.events.subscribeAll((event) => watch.push(event));
+    watch.onClose(off);
+    try {
+      if (standing) watch.onClose(standing.onChange(() => watch.viewerChanged()));
+      watch.begin(await this.repo.recentReachableRuns(viewer, statuses, input.initial));
     } catch (error) {
       await watch.return();
       throw error;
