@@ -13,6 +13,7 @@ import { LiveGate } from './graphql/live';
 import { sseHandler } from './graphql/sse';
 import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
+import { credentialsRequired } from './graphql/credentials.plugin';
 import { dashboardRouter } from './http/dashboard/dashboard.router';
 import { docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
@@ -105,7 +106,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Request limits: every operation is weighed and charged (REST routes charge in the router).
   const providerFields = providerFieldsOf(plain);
   const onGraphqlLimited = (budget: string) => metrics.rateLimited('/graphql', budget);
-  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited)], {
+  const apollo = createApollo(deps, federated, server, [rateLimitPlugin(deps, providerFields, onGraphqlLimited), credentialsRequired()], {
     onRun: metrics.graphqlExecuted,
     onCompile: metrics.graphqlCompiled,
   });
