@@ -45,6 +45,10 @@ export type RunStatus =
 export type RunsInput = {
   /** another account the caller may access */
   account_id?: string | null | undefined;
+  /** Cursor paging: the items after this cursor (a pageInfo.endCursor of the same list); in place of page (GraphQL only) */
+  after?: string | null | undefined;
+  /** Cursor paging: the number of items of this page, 1 to 100 (default 20); in place of limit (GraphQL only) */
+  first?: number | null | undefined;
   /** runs per page, 1 to 100 (default 20) */
   limit?: number | null | undefined;
   /** Page number, from 1 (ignored with runId) */

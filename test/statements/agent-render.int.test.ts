@@ -64,7 +64,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
     runs(input: { runId: $runId, page: $page, limit: $limit, account_id: $account_id }) {
       items { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts error outputExpiredAt
         output { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec } }
-      pagination { total_count page limit total_pages } } }`;
+      pagination { total_count: totalCount page limit total_pages: totalPages } } }`;
 
   describe('GET /api/agents/templates', () => {
     it('costs 2 statements over REST and GraphQL', async () => {

@@ -11,7 +11,7 @@ const ROWS = 120;
 const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($input: ArtistSocialsByIdInput!) {
   artistSocialsById(input: $input) {
     items { id social_id username profile_url avatar bio follower_count following_count region updated_at }
-    pagination { total_count page limit total_pages }
+    pagination { total_count: totalCount page limit total_pages: totalPages }
   }
 }`;
 
@@ -139,16 +139,16 @@ describe('statements per request: catalog songs and artist socials (real Postgre
     const ROSTER = `query Roster($limit: Int) {
       artists {
         id name image
-        socials(limit: $limit) { items { id username profile_url updated_at } pagination { total_count page limit total_pages } }
+        socials(limit: $limit) { items { id username profile_url updated_at } pagination { total_count: totalCount page limit total_pages: totalPages } }
         catalogs {
           id name created_at
           accounts { id name kind }
-          songs(limit: $limit) { items { isrc name updated_at credits { id name timestamp } artists { id name } } pagination { total_count total_pages } }
+          songs(limit: $limit) { items { isrc name updated_at credits { id name timestamp } artists { id name } } pagination { total_count: totalCount total_pages: totalPages } }
         }
       }
     }`;
     /** The same query with each relation selected a second time under an alias: nothing is read ahead, every relation goes through its resolver. */
-    const UNPLANNED = ROSTER.replace('catalogs {', 'again: catalogs { id } catalogs {').replace('socials(limit: $limit)', 'again2: socials(limit: 1) { pagination { total_count } } socials(limit: $limit)');
+    const UNPLANNED = ROSTER.replace('catalogs {', 'again: catalogs { id } catalogs {').replace('socials(limit: $limit)', 'again2: socials(limit: 1) { pagination { total_count: totalCount } } socials(limit: $limit)');
 
     it.each(PAGES)('page of %i: the rate-limit charge and one read (was one read per relation), the same answer as the resolvers give', async (limit) => {
       await warm();

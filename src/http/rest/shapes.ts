@@ -4,7 +4,7 @@
  * OpenAPI component that documents it. Routes spread them in their `select`.
  */
 export const REST_SHAPES: Record<string, string> = {
-  Pagination: 'fragment Pagination on Pagination { total_count page limit total_pages }',
+  Pagination: 'fragment Pagination on Pagination { total_count: totalCount page limit total_pages: totalPages }',
 
   // catalog
   CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at updated_at }',

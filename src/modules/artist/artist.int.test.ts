@@ -226,7 +226,7 @@ describe('artists and socials (real PostgreSQL)', () => {
     it('has one roster root field: Query.artists answers the REST roster items as Artists, with socials and catalogs reachable', async () => {
       const rest = await t.http().get('/api/artists').query({ organization_id: DEMO.northwind }).set(as.nora);
       const res = await t.graphql(
-        `query ($org: ID) { artists(organization_id: $org) { id name image created_at socials(limit: 1) { items { username } pagination { total_count } } catalogs { name } } }`,
+        `query ($org: ID) { artists(organization_id: $org) { id name image created_at socials(limit: 1) { items { username } pagination { total_count: totalCount } } catalogs { name } } }`,
         { org: DEMO.northwind },
         as.nora,
       );

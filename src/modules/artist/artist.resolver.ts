@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { maxItems } from '../../common/bounds';
 import { requireViewer } from '../../auth/access';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, pageRequest } from '../../common/paging';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
@@ -29,14 +30,18 @@ export class ArtistResolver {
   @Query(() => SocialProfilePage, { description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocials(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsInput) input: ArtistSocialsInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsByAccount(viewer, validate(socialsByAccountInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(socialsByAccountInput, withoutNulls({ ...offsetInput }));
+    return artistService(ctx).socialsByAccount(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
   @Query(() => SocialProfilePage, { description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocialsById(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsByIdInput) input: ArtistSocialsByIdInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsById(viewer, validate(socialsByIdInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(socialsByIdInput, withoutNulls({ ...offsetInput }));
+    return artistService(ctx).socialsById(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
@@ -100,8 +105,11 @@ export class ArtistGraphResolver {
     @Ctx() ctx: Context,
     @Arg('page', () => Int, { nullable: true, description: 'Default 1' }) page?: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) limit?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: FIRST_DESCRIPTION }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
   ): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsOf(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
+    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
+    return artistService(ctx).socialsOf(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
   }
 }

@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
-import type { graphPageInput } from '../../common/validation';
-import { PageOf, pageOf } from '../../graphql/common.types';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account';
 import type { CreateArtistInput, RosterInput, SocialsByAccountInput, SocialsByIdInput, UpsertSocialInput } from './artist.inputs';
@@ -18,7 +18,12 @@ export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'asser
 /** The request's loaders the service reads through (batched across the rows of one request). */
 export type ArtistLoaders = Pick<Context['loaders'], 'accountById' | 'socialsPage'>;
 
-type PageInput = z.output<typeof graphPageInput>;
+/** The list name of an artist's socials in cursors (Query.artistSocials, Query.artistSocialsById and Artist.socials page the same list). */
+const SOCIALS = 'Artist.socials';
+/** Socials are ordered by when each was linked, then by link id: the cursor holds both. */
+const SOCIAL_KEY = z.tuple([cursorKeys.micros, cursorKeys.uuid]);
+const socialCursor = (artistId: string) => (social: SocialProfile) => cursorOf(SOCIALS, artistId, [social.linked_at ?? '0', social.id]);
+const offsetRequest = ({ page, limit }: { page: number; limit: number }): PageRequest => ({ page, limit, after: null });
 
 /** Artists, rosters and socials. An artist the caller cannot reach is 403 on its routes and empty in the graph. */
 export class ArtistService {
@@ -31,28 +36,30 @@ export class ArtistService {
   ) {}
 
   /** Query.artistSocials (GET /api/artist/socials) */
-  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput): Promise<PageOf<SocialProfile>> {
-    return this.socialsPage(viewer, input.artist_account_id, input);
+  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput, request: PageRequest = offsetRequest(input)): Promise<PageOf<SocialProfile>> {
+    return this.socialsPage(viewer, input.artist_account_id, request);
   }
 
   /** Query.artistSocialsById (GET /api/artists/{id}/socials) */
-  socialsById(viewer: Viewer, input: SocialsByIdInput): Promise<PageOf<SocialProfile>> {
-    return this.socialsPage(viewer, input.id, input);
+  socialsById(viewer: Viewer, input: SocialsByIdInput, request: PageRequest = offsetRequest(input)): Promise<PageOf<SocialProfile>> {
+    return this.socialsPage(viewer, input.id, request);
   }
 
   /** 404 absent (or not an artist), 403 unreachable; the check and the page are one read. */
-  private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
-    const result = await this.repo.socialsPageWithAccess(viewer, artistId, (page - 1) * limit, limit);
+  private async socialsPage(viewer: Viewer, artistId: string, request: PageRequest): Promise<PageOf<SocialProfile>> {
+    const position = positionOf(request, SOCIALS, artistId, SOCIAL_KEY);
+    const result = await this.repo.socialsPageWithAccess(viewer, artistId, position, request.limit);
     if (!result) throw notFound('Artist');
     if (!result.reachable) throw forbidden('Insufficient access to this artist');
-    return pageOf(result.socials, result.total, page, limit);
+    return pageOf(result.socials, { total: result.total, skipped: result.skipped, limit: request.limit }, socialCursor(artistId));
   }
 
   /** Artist.socials in the graph: a page, empty for an artist the caller cannot reach. */
-  async socialsOf(viewer: Viewer, artist: Artist, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
-    if (!(await this.canReach(viewer, artist.id))) return pageOf([], 0, page, limit);
-    const found = await this.loaders.socialsPage.load({ id: artist.id, page, limit });
-    return pageOf(found.rows, found.total, page, limit);
+  async socialsOf(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<SocialProfile>> {
+    const position = positionOf(request, SOCIALS, artist.id, SOCIAL_KEY);
+    if (!(await this.canReach(viewer, artist.id))) return emptyPage('offset' in position ? position.offset : 0, request.limit);
+    const found = await this.loaders.socialsPage.load({ id: artist.id, position, limit: request.limit });
+    return pageOf(found.rows, { total: found.total, skipped: found.skipped, limit: request.limit }, socialCursor(artist.id));
   }
 
   /** Artist.image and Artist.created_at: from the artist when its read had them, else from its account. */

@@ -1,4 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 import { describe } from '../../common/validation';
 import { Page } from '../../graphql/common.types';
 import { createArtistInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
@@ -34,6 +35,9 @@ export class SocialProfile {
 
   @Field()
   updated_at!: Date;
+
+  /** When the link was made, in microseconds since the epoch (the list's sort key, for cursors); set by page reads. */
+  linked_at?: string;
 }
 
 @ObjectType('SocialProfilePage', { description: 'A page of social profiles, oldest link first' })
@@ -77,6 +81,11 @@ export class ArtistSocialsInput {
 
   @Field(() => ID, { description: describe(socialsByAccountInput, 'artist_account_id') })
   artist_account_id!: string;
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 /** Query.artistSocialsById: the same page, the artist named `id`. */
@@ -90,6 +99,11 @@ export class ArtistSocialsByIdInput {
 
   @Field(() => ID, { description: describe(socialsByIdInput, 'id') })
   id!: string;
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 @InputType('CreateArtistInput', { description: "A new artist account, on the caller's roster or on an organization's" })

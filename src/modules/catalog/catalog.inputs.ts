@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIST_BOUNDS } from '../../common/bounds';
-import { graphPageInput, limitArg, pageArg, uuid } from '../../common/validation';
+import { PageRequest, pageRequest } from '../../common/paging';
+import { graphPageInput, limitArg, pageArg, uuid, validate, withoutNulls } from '../../common/validation';
 import { artistName } from '../artist';
 
 /**
@@ -85,6 +86,21 @@ export const catalogsLimitInput = z.object({ limit: limitArg(LIST_BOUNDS.catalog
 
 /** Catalog.songs in the graph: a page, optionally only the songs credited to an artist with this name. */
 export const catalogSongsFieldInput = graphPageInput.extend({ artistName: catalogSongsInput.shape.artistName });
+
+/** Catalog.songs' arguments as given (GraphQL nullable arguments: null is absent). */
+export interface CatalogSongsFieldArgs {
+  page?: number | null;
+  limit?: number | null;
+  first?: number | null;
+  after?: string | null;
+  artistName?: string | null;
+}
+
+/** The page Catalog.songs asks for, and its filter (lower-cased); a bad argument is a 400 naming it. */
+export function catalogSongsFieldRequest(args: CatalogSongsFieldArgs): { request: PageRequest; filter: string | null } {
+  const { page, limit, artistName } = validate(catalogSongsFieldInput, withoutNulls({ page: args.page, limit: args.limit, artistName: args.artistName }));
+  return { request: pageRequest({ page, limit }, args), filter: artistName ? artistName.toLowerCase() : null };
+}
 
 export type CatalogSongsInput = z.output<typeof catalogSongsInput>;
 export type CatalogsInput = z.output<typeof catalogsInput>;

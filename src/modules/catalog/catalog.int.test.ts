@@ -378,7 +378,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
     });
 
     it('keeps the relations of an artist out of reach empty when reached through a song', async () => {
-      const res = await t.graphql('{ song(isrc: "GBNWR2400003") { artists { name socials { items { username } } songs { items { isrc } pagination { total_count } } } } }', {}, as.nora);
+      const res = await t.graphql('{ song(isrc: "GBNWR2400003") { artists { name socials { items { username } } songs { items { isrc } pagination { total_count: totalCount } } } } }', {}, as.nora);
       expect(res.body.errors).toBeUndefined();
       const [kai, luna] = res.body.data.song.artists;
       expect(kai).toEqual({ name: 'Kai Rivers', socials: { items: [] }, songs: { items: [], pagination: { total_count: 0 } } });

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Que
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, pageRequest } from '../../common/paging';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
@@ -12,7 +13,7 @@ import {
   catalogsInput,
   catalogsLimitInput,
   MAX_SONGS_PER_WRITE,
-  catalogSongsFieldInput,
+  catalogSongsFieldRequest,
   catalogSongsInput,
   isrcInput,
   removeCatalogsInput,
@@ -37,6 +38,8 @@ import {
 export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds);
 
 const PAGE = { nullable: true, description: 'Page number, default 1' } as const;
+const FIRST = { nullable: true, description: FIRST_DESCRIPTION } as const;
+const AFTER = { nullable: true, description: AFTER_DESCRIPTION } as const;
 const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
 /** A list of catalogs nested in the graph: the first `limit` by name (GraphQL default, so the cost model weighs it as asked). */
 const CATALOGS_LIMIT = { nullable: true, defaultValue: 20, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
@@ -47,7 +50,9 @@ export class CatalogResolver {
   @Query(() => SongPage, { description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
   catalogSongs(@Ctx() ctx: Context, @Arg('input', () => CatalogSongsQueryInput) input: CatalogSongsQueryInput): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(catalogSongsInput, withoutNulls({ ...offsetInput }));
+    return catalogService(ctx).songs(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
@@ -115,8 +120,11 @@ export class CatalogGraphResolver {
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
     @Arg('artistName', () => String, { nullable: true, description: 'Only songs credited to an artist with this name (case-insensitive)' })
     artistName?: string | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
   ): Promise<PageOf<Song>> {
-    return catalogService(ctx).catalogSongs(catalog, validate(catalogSongsFieldInput, withoutNulls({ page, limit, artistName })));
+    const { request, filter } = catalogSongsFieldRequest({ page, limit, first, after, artistName });
+    return catalogService(ctx).catalogSongs(catalog, request, filter);
   }
 
   @Extensions(maxItems(LIST_BOUNDS.accountsPerCatalog))
@@ -163,8 +171,11 @@ export class ArtistCatalogResolver {
     @Ctx() ctx: Context,
     @Arg('page', () => Int, PAGE) page?: number | null,
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
   ): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).artistSongs(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
+    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
+    return catalogService(ctx).artistSongs(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
   }
 }

@@ -2,16 +2,16 @@ import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
-import { PageOf, pageOf } from '../../graphql/common.types';
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
 import {
   AddCatalogInput,
   AddSongsInput,
-  CatalogSongsFieldInput,
   CatalogSongsInput,
   CatalogsInput,
-  GraphPageInput,
   normalizeIsrc,
   RemoveCatalogsInput,
   RemoveSongsInput,
@@ -44,6 +44,13 @@ const toCatalog = (row: Catalog): Catalog => ({ id: row.id, name: row.name, crea
 
 /** Catalogs by name, then id (sorted here, as the graph always has: the same order whatever the database collation). */
 const byName = (rows: Catalog[]): Catalog[] => rows.map(toCatalog).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+
+/** Cursors of song lists: the ISRC (unique within a catalog, and within an artist's songs, which hold one entry per ISRC). */
+const SONG_KEY = z.tuple([cursorKeys.isrc]);
+/** The list name of a catalog's songs in cursors (Query.catalogSongs and Catalog.songs page the same list). */
+const CATALOG_SONGS = 'Catalog.songs';
+const ARTIST_SONGS = 'Artist.songs';
+const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(list, scope, [song.isrc]);
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
@@ -99,12 +106,13 @@ export class CatalogService {
   }
 
   /** Query.catalogSongs (GET /api/catalogs/songs): 404 absent, 403 unreachable; the check, the page and its credits are one read. */
-  async songs(viewer: Viewer, input: CatalogSongsInput): Promise<PageOf<Song>> {
+  async songs(viewer: Viewer, input: CatalogSongsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Song>> {
     const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, (input.page - 1) * input.limit, input.limit, filter);
+    const position = positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY);
+    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, position, request.limit, filter);
     if (!page) throw notFound(`Catalog ${input.catalog_id}`);
     if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
-    return pageOf(page.songs, page.total, input.page, input.limit);
+    return pageOf(page.songs, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, input.catalog_id));
   }
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
@@ -277,10 +285,10 @@ export class CatalogService {
   }
 
   /** Catalog.songs (the catalog was reached, so it is reachable). */
-  async catalogSongs(catalog: Catalog, input: CatalogSongsFieldInput): Promise<PageOf<Song>> {
-    const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const page = await this.loaders.catalogSongsPage.load({ id: catalog.id, page: input.page, limit: input.limit, filter });
-    return pageOf(page.rows, page.total, input.page, input.limit);
+  async catalogSongs(catalog: Catalog, request: PageRequest, filter: string | null): Promise<PageOf<Song>> {
+    const position = positionOf(request, CATALOG_SONGS, catalog.id, SONG_KEY);
+    const page = await this.loaders.catalogSongsPage.load({ id: catalog.id, position, limit: request.limit, filter });
+    return pageOf(page.rows, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, catalog.id));
   }
 
   catalogAccounts(catalog: Catalog): Promise<CatalogAccount[]> {
@@ -312,10 +320,11 @@ export class CatalogService {
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */
-  async artistSongs(viewer: Viewer, artist: Artist, { page, limit }: GraphPageInput): Promise<PageOf<Song>> {
-    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return pageOf([], 0, page, limit);
-    const found = await this.loaders.artistSongsPage.load({ viewer, id: artist.id, page, limit });
-    return pageOf(found.rows, found.total, page, limit);
+  async artistSongs(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<Song>> {
+    const position = positionOf(request, ARTIST_SONGS, artist.id, SONG_KEY);
+    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return emptyPage('offset' in position ? position.offset : 0, request.limit);
+    const found = await this.loaders.artistSongsPage.load({ viewer, id: artist.id, position, limit: request.limit });
+    return pageOf(found.rows, { total: found.total, skipped: found.skipped, limit: request.limit }, songCursor(ARTIST_SONGS, artist.id));
   }
 
   /** The song an ISRC (canonical) is to the caller, as a catalog it reaches holds it; null when none does. */

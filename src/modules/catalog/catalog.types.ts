@@ -2,6 +2,7 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
 import { AccountKind } from '../account';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 import { addCatalogInput, catalogSongsInput } from './catalog.inputs';
 
 @ObjectType('SongCredit', { description: 'An artist credited on a song' })
@@ -120,6 +121,12 @@ export class CatalogSongsQueryInput {
 
   @Field(() => Int, { nullable: true, description: describe(catalogSongsInput, 'limit') })
   limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 @InputType('AddCatalogInput', { description: 'Create a catalog ({name}) or link an existing one ({catalog_id}), to the caller or account_id' })

@@ -1,3 +1,4 @@
+import { pageRequest } from '../../common/paging';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
@@ -28,7 +29,9 @@ export class RenderResolver {
   @Authorized()
   @Query(() => RenderRunPage, { description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
   runs(@Ctx() ctx: Context, @Arg('input', () => RunsInputType, { nullable: true }) input?: RunsInputType | null): Promise<RenderRunPage> {
-    return renders(ctx).runs(requireViewer(ctx.viewer), validate(runsInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input ?? {};
+    const parsed = validate(runsInput, withoutNulls({ ...offsetInput }));
+    return renders(ctx).runs(requireViewer(ctx.viewer), parsed, pageRequest(parsed, input ?? {}));
   }
 
   @Authorized()
