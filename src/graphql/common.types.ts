@@ -1,5 +1,7 @@
 import { ClassType, Directive, Extensions, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { z } from 'zod';
 import { LIST_BOUNDS, maxItems } from '../common/bounds';
+import { cursorOf, PageRequest, positionOf } from '../common/paging';
 
 /** The `status` member of REST envelopes. */
 export enum SuccessStatus {
@@ -70,6 +72,51 @@ export function pageOf<T>(items: T[], { total, skipped, limit }: PagePlace, curs
     pageInfo: { endCursor: items.length ? cursor(items[items.length - 1]) : null, hasNextPage: skipped + items.length < total },
   };
 }
+
+/** How a whole list read into memory is ordered and named in cursors (see pageOfList). */
+export interface ListOrder<T, K extends readonly string[]> {
+  /** The list in cursors (`Catalog.accounts`) and its parent's id. */
+  list: string;
+  scope: string;
+  /** The schema of its sort key (checks a cursor's key part by part). */
+  key: z.ZodType<K>;
+  /** An item's sort key, ending with a unique tie-breaker (the id). */
+  keyOf(item: T): K;
+  /** The list's order over sort keys, as near as JavaScript can tell it (the database's collation may order names its own way). */
+  compare(a: K, b: K): number;
+}
+
+/**
+ * A page of a list read whole (a list capped at write, read in one statement, in its order):
+ * offset paging slices it; after a cursor, the page starts after the cursor's item, found by its
+ * id (the key's last part), so items added or removed before it shift nothing. When that item is
+ * gone, the page starts at the first item whose key orders after the cursor's (`compare`).
+ */
+export function pageOfList<T, K extends readonly string[]>(all: T[], request: PageRequest, order: ListOrder<T, K>): PageOf<T> {
+  const position = positionOf(request, order.list, order.scope, order.key);
+  let skipped: number;
+  if ('offset' in position) skipped = position.offset;
+  else {
+    const id = position.after[position.after.length - 1];
+    const at = all.findIndex((item) => order.keyOf(item)[position.after.length - 1] === id);
+    const next = at !== -1 ? at + 1 : all.findIndex((item) => order.compare(order.keyOf(item), position.after) > 0);
+    skipped = next === -1 ? all.length : next;
+  }
+  return pageOf(all.slice(skipped, skipped + request.limit), { total: all.length, skipped, limit: request.limit }, (item) => cursorOf(order.list, order.scope, order.keyOf(item)));
+}
+
+/** Compares sort keys part by part with `compare` (localeCompare for names, plain order for ids). */
+export const compareKeys =
+  (...parts: ((a: string, b: string) => number)[]) =>
+  (a: readonly string[], b: readonly string[]): number => {
+    for (let i = 0; i < parts.length; i++) {
+      const order = parts[i]!(a[i]!, b[i]!);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+export const byLocale = (a: string, b: string) => a.localeCompare(b);
+export const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The empty page at a position (an unreachable parent's list). */
 export function emptyPage<T>(skipped: number, limit: number): PageOf<T> {

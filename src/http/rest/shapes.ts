@@ -57,7 +57,7 @@ export const REST_SHAPES: Record<string, string> = {
   PlatformSearchResult:
     'fragment PlatformSearchResult on PlatformSearchResult { artists { ...PlatformArtistsPage } albums tracks playlists shows episodes audiobooks }',
   PlatformArtistsPage:
-    'fragment PlatformArtistsPage on PlatformArtistsPage { href items { ...PlatformArtist } limit next offset previous total }',
+    'fragment PlatformArtistsPage on PlatformArtistResults { href items { ...PlatformArtist } limit next offset previous total }',
   PlatformArtist:
     'fragment PlatformArtist on PlatformArtist { external_urls { ...PlatformExternalUrls } followers { ...PlatformFollowers } genres href id images { ...PlatformImage } name popularity type uri }',
   PlatformExternalUrls: 'fragment PlatformExternalUrls on PlatformExternalUrls { platform_a }',

@@ -1,6 +1,7 @@
-import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Directive, Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
 import { describe } from '../../common/validation';
-import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateInput } from './agent.inputs';
+import { createTemplateInput, setFavoriteInput, SHARED_EMAILS_MAX, TAGS_MAX, templateIdInput, updateTemplateInput } from './agent.inputs';
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
@@ -32,6 +33,7 @@ export class AgentTemplateType {
   @Field()
   prompt!: string;
 
+  @Extensions(maxItems(TAGS_MAX))
   @Field(() => [String])
   tags!: string[];
 
@@ -47,6 +49,7 @@ export class AgentTemplateType {
   @Field(() => Int, { description: 'Number of accounts that favourited the template' })
   favorites_count!: number;
 
+  @Extensions(maxItems(SHARED_EMAILS_MAX))
   @Field(() => [String], { description: 'Addresses the template is shared with; empty unless the caller owns it' })
   shared_emails!: string[];
 

@@ -1,5 +1,7 @@
 import { pageRequest } from '../../common/paging';
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Authorized, Ctx, Extensions, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
+import { COMPOSITIONS } from '../../jobs/compositions';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
@@ -21,6 +23,7 @@ export class RenderResolver {
   }
 
   @Authorized()
+  @Extensions(maxItems(COMPOSITIONS.length))
   @Query(() => [CompositionType], { description: 'The compositions a render can name, with the JSON Schema of their props' })
   compositions(@Ctx() ctx: Context): CompositionType[] {
     return renders(ctx).compositions();

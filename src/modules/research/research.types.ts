@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Extensions, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { PLATFORMS } from '../../providers/platforms';
 import { describe } from '../../common/validation';
 import { artistPlaylistsInput, artistTracksInput, discoverInput, platformSearchInput, researchSearchInput, trackStatsInput } from './research.inputs';
@@ -37,6 +37,7 @@ export class TrackCollaborator {
   @Field()
   name!: string;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String])
   roles!: string[];
 }
@@ -73,24 +74,30 @@ export class TrackInfo {
   @Field(() => String, { nullable: true })
   release_date!: string | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [NamedRef])
   artists!: NamedRef[];
 
   @Field(() => Boolean, { nullable: true })
   is_remix!: boolean | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [TrackCollaborator])
   collaborators!: TrackCollaborator[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [GraphQLJSONObject])
   labels!: Record<string, unknown>[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [NamedRef])
   distributors!: NamedRef[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String])
   genres!: string[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [TrackLink])
   links!: TrackLink[];
 }
@@ -117,6 +124,7 @@ export class TrackStats {
   @Field(() => TrackInfo, { nullable: true })
   track_info?: TrackInfo | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { nullable: true, description: 'Every source tracked for the recording' })
   source_ids?: string[] | null;
 }
@@ -222,6 +230,7 @@ export class ResearchTrack {
   @Field(() => String, { nullable: true })
   isrc!: string | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String])
   artist_names!: string[];
 
@@ -303,6 +312,7 @@ export class PlatformArtist {
   @Field(() => PlatformFollowers)
   followers!: PlatformFollowers;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String])
   genres!: string[];
 
@@ -312,6 +322,7 @@ export class PlatformArtist {
   @Field()
   id!: string;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [PlatformImage])
   images!: PlatformImage[];
 
@@ -328,7 +339,11 @@ export class PlatformArtist {
   uri!: string;
 }
 
-@ObjectType({ description: 'A page of platform_a artists' })
+/**
+ * platform_a's own result container, passed on as the provider answers it (href, limit, offset,
+ * next, previous, total): not one of the graph's pages (XPage), so it is not named like one.
+ */
+@ObjectType('PlatformArtistResults', { description: "platform_a's artists matching a search, in platform_a's own result container (one request's worth, at most its limit)" })
 export class PlatformArtistsPage {
   @Field()
   href!: string;
