@@ -1,0 +1,256 @@
+import fc from 'fast-check';
+import { createTestApp, TestApp } from '../app';
+import { addSocial, addSong, createAccount, createArtist, createCatalog, CreatedAccount } from '../factories';
+
+/**
+ * Cursor paging (issue 27): `first`/`after` walk a list in its stable order with no gap and no
+ * repeat while rows are inserted, a cursor only pages its own list under its own parent, and a
+ * hostile cursor is a 400 naming `after`.
+ */
+interface Page<T> {
+  items: T[];
+  pagination: { totalCount: number; page: number; limit: number; totalPages: number };
+  pageInfo: { endCursor: string | null; hasNextPage: boolean };
+}
+
+const SONGS = `query ($id: ID!, $first: Int, $after: String, $limit: Int, $page: Int) {
+  catalog(id: $id) { songs(first: $first, after: $after, limit: $limit, page: $page) {
+    items { isrc } pagination { totalCount page limit totalPages } pageInfo { endCursor hasNextPage } } } }`;
+const ROOT_SONGS = `query ($input: CatalogSongsInput!) { catalogSongs(input: $input) {
+  items { isrc } pagination { totalCount page limit totalPages } pageInfo { endCursor hasNextPage } } }`;
+const SOCIALS = `query ($id: ID!, $first: Int, $after: String) {
+  artist(id: $id) { socials(first: $first, after: $after) { items { id username } pageInfo { endCursor hasNextPage } } } }`;
+const RUNS = `query ($first: Int, $after: String) { runs(input: { first: $first, after: $after }) {
+  items { id } pagination { totalCount page } pageInfo { endCursor hasNextPage } } }`;
+
+/** A valid ISRC whose order among others is its `serial` (7 digits). */
+const isrcOf = (serial: number) => `QZPGE${String(serial).padStart(7, '0')}`;
+
+describe('cursor paging', () => {
+  let t: TestApp;
+  let alice: CreatedAccount;
+  let bob: CreatedAccount;
+
+  beforeAll(async () => {
+    t = await createTestApp({ seed: false });
+    alice = await createAccount(t.orm);
+    bob = await createAccount(t.orm);
+  });
+  afterAll(() => t?.close());
+
+  async function songsPage(headers: Record<string, string>, variables: Record<string, unknown>): Promise<Page<{ isrc: string }>> {
+    const res = await t.graphql(SONGS, variables, headers);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.catalog.songs;
+  }
+
+  it('walks a catalog with first/after and no gap or repeat while songs are inserted before and after the position', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 0, max: 999_999 }), { minLength: 1, maxLength: 25 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 999_999 }), { maxLength: 3 }), { maxLength: 8 }),
+        async (initial, size, inserts) => {
+          const catalog = await createCatalog(t.orm, { linkedTo: [alice.account.id] });
+          const present = new Set(initial.map(isrcOf));
+          for (const isrc of present) await addSong(t.orm, catalog.id, { isrc });
+          const seen: string[] = [];
+          let after: string | null = null;
+          for (let step = 0; ; step++) {
+            if (step > 60) throw new Error(`the walk does not end: ${seen.join(' ')}`);
+            const page = await songsPage(alice.headers, { id: catalog.id, first: size, after });
+            seen.push(...page.items.map((s) => s.isrc));
+            expect(page.pagination.totalCount).toBe(present.size);
+            expect(page.pagination.limit).toBe(size);
+            if (!page.pageInfo.hasNextPage) break;
+            expect(page.pageInfo.endCursor).toEqual(expect.any(String));
+            after = page.pageInfo.endCursor;
+            // Songs added between two pages, before and after the position.
+            for (const serial of inserts[step] ?? []) {
+              const isrc = isrcOf(serial);
+              if (present.has(isrc)) continue;
+              present.add(isrc);
+              await addSong(t.orm, catalog.id, { isrc });
+            }
+          }
+          // In order, each once, and every song there from the start among them.
+          expect(seen).toEqual([...seen].sort());
+          expect(new Set(seen).size).toBe(seen.length);
+          for (const isrc of initial.map(isrcOf)) expect(seen).toContain(isrc);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('answers the same pages by offset and by cursor, with the page number and pageInfo on both', async () => {
+    const catalog = await createCatalog(t.orm, { linkedTo: [alice.account.id] });
+    const isrcs = Array.from({ length: 7 }, (_, i) => isrcOf(100 + i));
+    for (const isrc of isrcs) await addSong(t.orm, catalog.id, { isrc });
+    const first = await songsPage(alice.headers, { id: catalog.id, limit: 3 });
+    expect(first.items.map((s) => s.isrc)).toEqual(isrcs.slice(0, 3));
+    expect(first.pagination).toEqual({ totalCount: 7, page: 1, limit: 3, totalPages: 3 });
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const byCursor = await songsPage(alice.headers, { id: catalog.id, first: 3, after: first.pageInfo.endCursor });
+    const byPage = await songsPage(alice.headers, { id: catalog.id, limit: 3, page: 2 });
+    expect(byCursor).toEqual(byPage);
+    expect(byCursor.pagination.page).toBe(2);
+    const last = await songsPage(alice.headers, { id: catalog.id, limit: 3, page: 3 });
+    expect(last.items.map((s) => s.isrc)).toEqual([isrcs[6]]);
+    expect(last.pageInfo.hasNextPage).toBe(false);
+    const past = await songsPage(alice.headers, { id: catalog.id, first: 3, after: last.pageInfo.endCursor });
+    expect(past).toEqual({ items: [], pagination: { totalCount: 7, page: 3, limit: 3, totalPages: 3 }, pageInfo: { endCursor: null, hasNextPage: false } });
+    // Query.catalogSongs pages the same list: its cursors and Catalog.songs' are interchangeable.
+    const root = await t.graphql(ROOT_SONGS, { input: { catalog_id: catalog.id, first: 3, after: first.pageInfo.endCursor } }, alice.headers);
+    expect(root.body.data.catalogSongs).toEqual(byCursor);
+  });
+
+  it('keeps a cursor on its item when the item before it is removed, and when the cursor item itself is removed', async () => {
+    const catalog = await createCatalog(t.orm, { linkedTo: [alice.account.id] });
+    const isrcs = Array.from({ length: 6 }, (_, i) => isrcOf(200 + i));
+    for (const isrc of isrcs) await addSong(t.orm, catalog.id, { isrc });
+    const first = await songsPage(alice.headers, { id: catalog.id, first: 3 });
+    await t.orm.em.getConnection().execute(`delete from catalog_songs where catalog_id = ? and isrc in (?, ?)`, [catalog.id, isrcs[0], isrcs[2]]);
+    const next = await songsPage(alice.headers, { id: catalog.id, first: 3, after: first.pageInfo.endCursor });
+    expect(next.items.map((s) => s.isrc)).toEqual(isrcs.slice(3));
+    expect(next.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('orders ties by id: socials linked at the same instant walk in one order, each once', async () => {
+    const artist = await createArtist(t.orm, { rosterOf: alice.account.id });
+    for (let i = 0; i < 9; i++) await addSocial(t.orm, artist.id, { username: `tie_${i}` });
+    await t.orm.em.getConnection().execute(`update account_socials set created_at = '2026-01-01T00:00:00.123456Z' where account_id = ?`, [artist.id]);
+    const all = await t.graphql(SOCIALS, { id: artist.id, first: 100 }, alice.headers);
+    const ids: string[] = all.body.data.artist.socials.items.map((s: { id: string }) => s.id);
+    expect(ids).toEqual([...ids].sort());
+    const walked: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 20; step++) {
+      const res = await t.graphql(SOCIALS, { id: artist.id, first: 2, after }, alice.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.artist.socials as Page<{ id: string }>;
+      walked.push(...page.items.map((s) => s.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(walked).toEqual(ids);
+  });
+
+  it('walks runs newest first while newer runs are started, and keeps the count of the whole list', async () => {
+    const conn = t.orm.em.getConnection();
+    const account = await createAccount(t.orm);
+    const insertRuns = (n: number, at: string) =>
+      conn.execute(
+        `insert into render_runs (id, created_at, updated_at, account_id, task_identifier, payload)
+         select gen_random_uuid(), ?::timestamptz - g * interval '1 microsecond', now(), ?, 'render-video', '{}'::jsonb from generate_series(1, ?) g`,
+        [at, account.account.id, n],
+      );
+    await insertRuns(5, '2026-01-01T00:00:00Z');
+    // Two runs created at the very same instant: the id breaks the tie.
+    await conn.execute(
+      `insert into render_runs (id, created_at, updated_at, account_id, task_identifier, payload)
+       select gen_random_uuid(), '2025-12-31T00:00:00Z', now(), ?, 'render-video', '{}'::jsonb from generate_series(1, 2)`,
+      [account.account.id],
+    );
+    const ordered = (await conn.execute<{ id: string }[]>(`select id from render_runs where account_id = ? order by created_at desc, id desc`, [account.account.id])).map((r) => r.id);
+    const walked: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 20; step++) {
+      const res = await t.graphql(RUNS, { first: 2, after }, account.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.runs as Page<{ id: string }>;
+      walked.push(...page.items.map((r) => r.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+      // A newer run starts between pages: it sorts before the position and shifts nothing.
+      if (step === 0) await insertRuns(1, '2027-01-01T00:00:00Z');
+    }
+    expect(walked).toEqual(ordered);
+  });
+
+  describe('a cursor never reaches another parent or another tenant', () => {
+    let aliceCatalog: string;
+    let bobCatalog: string;
+    let aliceCursor: string;
+    beforeAll(async () => {
+      aliceCatalog = (await createCatalog(t.orm, { linkedTo: [alice.account.id] })).id;
+      bobCatalog = (await createCatalog(t.orm, { linkedTo: [bob.account.id] })).id;
+      for (let i = 0; i < 4; i++) {
+        await addSong(t.orm, aliceCatalog, { isrc: isrcOf(300 + i) });
+        await addSong(t.orm, bobCatalog, { isrc: isrcOf(400 + i) });
+      }
+      aliceCursor = (await songsPage(alice.headers, { id: aliceCatalog, first: 1 })).pageInfo.endCursor!;
+    });
+
+    it("refuses Alice's cursor on Bob's catalog, to Bob and to Alice, naming after", async () => {
+      for (const headers of [bob.headers, alice.headers]) {
+        const res = await t.graphql(ROOT_SONGS, { input: { catalog_id: bobCatalog, first: 2, after: aliceCursor } }, headers);
+        expect(res.body.data).toBeNull();
+        expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+      }
+    });
+
+    it("answers Bob nothing of Alice's catalog with Alice's own cursor", async () => {
+      const res = await t.graphql(ROOT_SONGS, { input: { catalog_id: aliceCatalog, first: 2, after: aliceCursor } }, bob.headers);
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      const nested = await t.graphql(SONGS, { id: aliceCatalog, first: 2, after: aliceCursor }, bob.headers);
+      expect(JSON.stringify(nested.body)).not.toContain(isrcOf(301));
+    });
+
+    it("refuses a cursor of another list (runs, socials) on songs, and a songs cursor on runs", async () => {
+      const runs = await t.graphql(RUNS, { first: 1, after: aliceCursor }, alice.headers);
+      expect(runs.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+    });
+
+    it('refuses hostile cursors with a 400 naming after, never a 500', async () => {
+      const forged = (body: unknown) => Buffer.from(JSON.stringify(body)).toString('base64url');
+      const hostile = [
+        'not a cursor',
+        '%%%',
+        'x'.repeat(513),
+        Buffer.from('{"l":"Catalog.songs"').toString('base64url'),
+        forged({ l: 'Catalog.songs', s: aliceCatalog, k: [] }),
+        forged({ l: 'Catalog.songs', s: aliceCatalog, k: ["' or 1=1 --", 'extra'] }),
+        forged({ l: 'Catalog.songs', s: aliceCatalog, k: [{ $gt: '' }] }),
+        forged({ l: 'Catalog.songs', s: aliceCatalog, k: ['x'.repeat(41)] }),
+        forged({ l: 'Catalog.songs', s: aliceCatalog, k: [isrcOf(300)], extra: 1 }),
+        forged({ l: 'Catalog.songs', s: bobCatalog, k: [isrcOf(300)] }),
+        forged({ l: 'Query.runs', s: alice.account.id, k: ['99999999999999999', 'not-a-uuid'] }),
+        forged(['Catalog.songs', aliceCatalog, isrcOf(300)]),
+        forged(null),
+      ];
+      for (const after of hostile) {
+        const res = await t.graphql(SONGS, { id: aliceCatalog, first: 2, after }, alice.headers);
+        expect({ after, code: res.body.errors?.[0]?.extensions?.code, field: res.body.errors?.[0]?.extensions?.details?.[0]?.field }).toEqual({ after, code: 'BAD_USER_INPUT', field: 'after' });
+      }
+      const runs = await t.graphql(RUNS, { first: 2, after: forged({ l: 'Query.runs', s: alice.account.id, k: ['99999999999999999999', '00000000-0000-4000-8000-000000000000'] }) }, alice.headers);
+      expect(runs.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+      // A well-formed key of the right list and parent is only a position in it: it reads nothing the caller could not page to.
+      const positioned = await songsPage(alice.headers, { id: aliceCatalog, first: 10, after: forged({ l: 'Catalog.songs', s: aliceCatalog, k: [isrcOf(301)] }) });
+      expect(positioned.items.map((s) => s.isrc)).toEqual([isrcOf(302), isrcOf(303)]);
+    });
+
+    it('refuses both sizes or both starts, and bounds first like limit, naming the argument', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ first: 2, limit: 2 }, 'first'],
+        [{ after: aliceCursor, page: 2 }, 'after'],
+        [{ first: 0 }, 'first'],
+        [{ first: 101 }, 'first'],
+      ];
+      for (const [args, field] of cases) {
+        const res = await t.graphql(SONGS, { id: aliceCatalog, ...args }, alice.headers);
+        expect({ args, code: res.body.errors?.[0]?.extensions?.code, field: res.body.errors?.[0]?.extensions?.details?.[0]?.field }).toEqual({ args, code: 'BAD_USER_INPUT', field });
+      }
+      const root = await t.graphql(RUNS, { first: 101 }, alice.headers);
+      expect(root.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'first' }] });
+    });
+
+    it('REST pages stay page and limit: cursor members are not REST parameters', async () => {
+      const res = await t.http().get('/api/catalogs/songs').query({ catalog_id: aliceCatalog, limit: 2 }).set(alice.headers);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['pagination', 'songs', 'status']);
+      expect(res.body.pagination).toEqual({ total_count: 4, page: 1, limit: 2, total_pages: 2 });
+    });
+  });
+});
