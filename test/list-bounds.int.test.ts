@@ -121,9 +121,11 @@ describe('bounds on every list (real PostgreSQL)', () => {
       expect(over.status).toBe(400);
       expect(over.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'title', message: expect.stringContaining('500 sessions') }] });
       expect(await count('select count(*)::int as n from sessions where account_id = ?', [me])).toBe(500);
-      expect((await t.graphql('{ sessions(limit: 500) { id } }', {}, as.ada)).body.data.sessions).toHaveLength(500);
+      expect((await t.graphql('{ sessions(limit: 500) { items { id } } }', {}, as.ada)).body.data.sessions.items).toHaveLength(500);
       // Paged: 100 without a limit, the rest from an offset; GET /api/sessions takes the same parameters.
-      expect((await t.graphql('{ sessions { id } }', {}, as.ada)).body.data.sessions).toHaveLength(100);
+      const firstPage = (await t.graphql('{ sessions { items { id } pagination { totalCount totalPages } pageInfo { hasNextPage } } }', {}, as.ada)).body.data.sessions;
+      expect(firstPage.items).toHaveLength(100);
+      expect(firstPage).toMatchObject({ pagination: { totalCount: 500, totalPages: 5 }, pageInfo: { hasNextPage: true } });
       const tail = await t.http().get('/api/sessions').query({ limit: 500, offset: 450 }).set(as.ada);
       expect(tail.body.sessions).toHaveLength(50);
 

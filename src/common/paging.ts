@@ -21,49 +21,57 @@ export const MAX_CURSOR_LENGTH = 512;
 /** Items of one page at most, as `limit` or `first`. */
 export const PAGE_SIZE_MAX = 100;
 
-export const FIRST_DESCRIPTION = `Cursor paging: the number of items of this page, 1 to ${PAGE_SIZE_MAX} (default 20); in place of limit`;
 export const AFTER_DESCRIPTION = 'Cursor paging: the items after this cursor (a pageInfo.endCursor of the same list); in place of page';
 
-/** The GraphQL-only members of a paged field's arguments, beside `page` and `limit`. */
-export const cursorArgs = z.object({
-  first: z
-    .number()
-    .int({ message: 'must be an integer' })
-    .min(1, { message: 'must be at least 1' })
-    .max(PAGE_SIZE_MAX, { message: `must be at most ${PAGE_SIZE_MAX}` })
-    .optional()
-    .describe(FIRST_DESCRIPTION),
-  after: z
-    .string()
-    .min(1, { message: 'must not be empty' })
-    .max(MAX_CURSOR_LENGTH, { message: `must be at most ${MAX_CURSOR_LENGTH} characters` })
-    .optional()
-    .describe(AFTER_DESCRIPTION),
-});
+/** The description of `first` on a list whose pages hold at most `max` items, `def` by default. */
+export const firstDescription = (max: number, def: number) => `Cursor paging: the number of items of this page, 1 to ${max} (default ${def}); in place of limit`;
+export const FIRST_DESCRIPTION = firstDescription(PAGE_SIZE_MAX, 20);
+
+/** The GraphQL-only members of a paged field's arguments, beside `page` and `limit`; `first` at most `max`. */
+export const cursorArgsOf = (max: number) =>
+  z.object({
+    first: z
+      .number()
+      .int({ message: 'must be an integer' })
+      .min(1, { message: 'must be at least 1' })
+      .max(max, { message: `must be at most ${max}` })
+      .optional(),
+    after: z
+      .string()
+      .min(1, { message: 'must not be empty' })
+      .max(MAX_CURSOR_LENGTH, { message: `must be at most ${MAX_CURSOR_LENGTH} characters` })
+      .optional(),
+  });
+
 
 /** What a page field was asked for: its size, and either its page number or the cursor it follows. */
 export interface PageRequest {
   limit: number;
   page: number;
   after: string | null;
+  /** Items to skip, on a list that takes `offset` in place of `page` (its REST contract's parameter). */
+  offset?: number;
 }
 
 /** Where a page starts in its list: after `offset` items, or after the item whose sort key is `after`. */
 export type Position<K> = { offset: number } | { after: K };
 
-type RawPaging = { page?: unknown; limit?: unknown; first?: unknown; after?: unknown };
+type RawPaging = { page?: unknown; limit?: unknown; first?: unknown; after?: unknown; offset?: unknown };
 
 /**
  * The page asked for: `parsed` holds page and limit as the operation's own schema parsed them
  * (defaults applied), `raw` the arguments as given (null meaning absent). `first` and `limit`, or
  * `after` and `page`, together are a 400 naming `first` or `after`.
  */
-export function pageRequest(parsed: { page: number; limit: number }, raw: RawPaging): PageRequest {
+export function pageRequest(parsed: { page: number; limit: number; offset?: number }, raw: RawPaging, maxFirst = PAGE_SIZE_MAX): PageRequest {
   const given = (value: unknown) => value !== undefined && value !== null;
-  const { first, after } = validate(cursorArgs, { ...(given(raw.first) ? { first: raw.first } : {}), ...(given(raw.after) ? { after: raw.after } : {}) });
+  const { first, after } = validate(cursorArgsOf(maxFirst), { ...(given(raw.first) ? { first: raw.first } : {}), ...(given(raw.after) ? { after: raw.after } : {}) });
   if (first !== undefined && given(raw.limit)) throw badInput('first', 'must not be given with limit: a page has one size (limit with page, first with after)');
   if (after !== undefined && given(raw.page)) throw badInput('after', 'must not be given with page: a page starts at a page number or after a cursor, not both');
-  return { limit: first ?? parsed.limit, page: after === undefined ? parsed.page : 1, after: after ?? null };
+  if (after !== undefined && given(raw.offset)) throw badInput('after', 'must not be given with offset: a page starts at an offset or after a cursor, not both');
+  if (given(raw.offset) && given(raw.page)) throw badInput('offset', 'must not be given with page: a page starts at a page number or at an offset, not both');
+  const offset = given(raw.offset) && after === undefined ? parsed.offset : undefined;
+  return { limit: first ?? parsed.limit, page: after === undefined ? parsed.page : 1, after: after ?? null, ...(offset !== undefined ? { offset } : {}) };
 }
 
 interface CursorBody {
@@ -89,7 +97,7 @@ const FOREIGN = 'is not a cursor of this list: pass a pageInfo.endCursor this li
  * so a hostile value never reaches SQL as anything but a valid bound value).
  */
 export function positionOf<K extends readonly string[]>(request: PageRequest, list: string, scope: string, key: z.ZodType<K>): Position<K> {
-  if (request.after === null) return { offset: (request.page - 1) * request.limit };
+  if (request.after === null) return { offset: request.offset ?? (request.page - 1) * request.limit };
   const text = request.after;
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw badInput('after', FOREIGN);
   let body: unknown;

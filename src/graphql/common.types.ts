@@ -123,12 +123,15 @@ export function emptyPage<T>(skipped: number, limit: number): PageOf<T> {
   return pageOf<T>([], { total: 0, skipped, limit }, () => '');
 }
 
-/** The page type of an item type: `class SongPage extends Page(Song) {}` under `@ObjectType('SongPage')`. */
-export function Page<T extends object>(item: ClassType<T>) {
+/**
+ * The page type of an item type: `class SongPage extends Page(Song) {}` under `@ObjectType('SongPage')`;
+ * `defaultItems` is the page size of its fields when given neither `limit` nor `first` (20 for most lists).
+ */
+export function Page<T extends object>(item: ClassType<T>, defaultItems: number = LIST_BOUNDS.pageItems) {
   @ObjectType()
   abstract class PageType implements PageOf<T> {
-    // A page field without a `limit` answers its default page (20).
-    @Extensions(maxItems(LIST_BOUNDS.pageItems))
+    // A page field without a `limit` answers its default page: the cost model weighs it by this.
+    @Extensions(maxItems(defaultItems))
     @Field(() => [item], { description: 'The items of this page, in the list order' })
     items!: T[];
 

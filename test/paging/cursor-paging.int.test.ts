@@ -168,6 +168,35 @@ describe('cursor paging', () => {
     expect(walked).toEqual(ordered);
   });
 
+  it("walks the caller's sessions newest first while sessions are created, and refuses its cursor to another account", async () => {
+    const conn = t.orm.em.getConnection();
+    const owner = await createAccount(t.orm);
+    await conn.execute(
+      `insert into sessions (id, account_id, title, created_at, updated_at) select gen_random_uuid(), ?, 'S' || g, '2026-01-01'::timestamptz - (g / 2) * interval '1 second', now() from generate_series(1, 9) g`,
+      [owner.account.id],
+    );
+    const ordered = (await conn.execute<{ id: string }[]>(`select id from sessions where account_id = ? order by created_at desc, id asc`, [owner.account.id])).map((r) => r.id);
+    const SESSIONS = 'query ($first: Int, $after: String) { sessions(first: $first, after: $after) { items { id } pageInfo { endCursor hasNextPage } } }';
+    const walked: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 20; step++) {
+      const res = await t.graphql(SESSIONS, { first: 2, after }, owner.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.sessions as Page<{ id: string }>;
+      walked.push(...page.items.map((x) => x.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+      if (step === 1) await t.http().post('/api/sessions').set(owner.headers).send({ title: 'Newer' }).expect(200);
+    }
+    expect(walked).toEqual(ordered);
+    const foreign = await t.graphql(SESSIONS, { first: 2, after }, alice.headers);
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+    // REST keeps its parameters and its plain list.
+    const rest = await t.http().get('/api/sessions').query({ limit: 3, offset: 2 }).set(owner.headers);
+    expect(Object.keys(rest.body).sort()).toEqual(['sessions', 'status']);
+    expect(rest.body.sessions.map((x: { id: string }) => x.id)).toEqual((await conn.execute<{ id: string }[]>(`select id from sessions where account_id = ? order by created_at desc, id asc offset 2 limit 3`, [owner.account.id])).map((r) => r.id));
+  });
+
   describe('a cursor never reaches another parent or another tenant', () => {
     let aliceCatalog: string;
     let bobCatalog: string;

@@ -64,7 +64,6 @@ const FIXED: FixedLists = {
   'Query.catalogs': 'capped at write (LIST_BOUNDS.catalogsPerAccount)',
   'Query.agentTemplates': '`limit` (at most TEMPLATES_PAGE_MAX) from `offset`, in title order',
   'Query.artists': '`limit` from `offset` of a roster capped at write (ROSTER_MAX_ARTISTS)',
-  'Query.sessions': '`limit` from `offset` of sessions capped at write (LIST_BOUNDS.sessionsPerAccount)',
   'Query.organizations': "the caller's organizations",
 };
 
@@ -108,7 +107,7 @@ describe('the lists of the graph (issue 27)', () => {
 
   it('names every page type with the one shape: items, pagination and pageInfo', () => {
     const pages = Object.values(schema.getTypeMap()).filter((t) => t.name.endsWith('Page'));
-    expect(pages.map((t) => t.name).sort()).toEqual(['RenderRunPage', 'SocialProfilePage', 'SongPage']);
+    expect(pages.map((t) => t.name).sort()).toEqual(['RenderRunPage', 'SessionPage', 'SocialProfilePage', 'SongPage']);
   });
 
   describe('fails', () => {

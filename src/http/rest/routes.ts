@@ -172,7 +172,7 @@ export const restRoutes: RestRoute[] = [
   },
 
   // session
-  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'sessions', name: 'SessionsResult' } },
+  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'], select: 'items { ...Session }', answer: { key: 'sessions', items: true, name: 'SessionsResult' } },
   { operation: 'Mutation.createSession', method: 'POST', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'session', name: 'SessionResult' } },
   { operation: 'Query.sessionChats', method: 'GET', path: '/sessions/:sessionId/chats', tags: ['sessions'], select: '...SessionChatsResult' },
   {
