@@ -149,7 +149,7 @@ export class MasClient {
   }
 
   listKeys() {
-    return this.request(ApiKeysDocument, {}).then((d) => d.apiKeys);
+    return this.request(ApiKeysDocument, {}).then((d) => d.apiKeys.items);
   }
 
   createKey(name: string) {

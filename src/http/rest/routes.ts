@@ -52,7 +52,7 @@ export const restRoutes: RestRoute[] = [
   // auth
   { operation: 'Mutation.signupAgent', method: 'POST', path: '/agents/signup', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
   { operation: 'Mutation.verifyAgent', method: 'POST', path: '/agents/verify', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
-  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'keys', name: 'ApiKeysResult' } },
+  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal, select: 'items { ...ApiKey }', answer: { key: 'keys', items: true, name: 'ApiKeysResult' } },
   {
     operation: 'Mutation.createApiKey',
     method: 'POST',
