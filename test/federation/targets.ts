@@ -65,8 +65,8 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.catalogNorthwind,
     hidden: DEMO.catalogKai,
     expected: { id: DEMO.catalogNorthwind, name: 'Northwind Masters' },
-    rootQuery: '{ catalogs { id name notes { text } } }',
-    rootListPath: ['catalogs'],
+    rootQuery: '{ catalogs { items { id name notes { text } } } }',
+    rootListPath: ['catalogs', 'items'],
   },
   {
     typeName: 'Organization',

@@ -92,7 +92,14 @@ export const restRoutes: RestRoute[] = [
   },
 
   // catalog
-  { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalogs', name: 'CatalogsResult' } },
+  {
+    operation: 'Query.catalogs',
+    method: 'GET',
+    path: '/catalogs',
+    tags: ['catalogs'],
+    select: 'items { ...CatalogRecord }',
+    answer: { key: 'catalogs', items: true, name: 'CatalogsResult', description: 'Answer of GET /api/catalogs and DELETE /api/catalogs' },
+  },
   { operation: 'Mutation.addCatalog', method: 'POST', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalog', name: 'CatalogResult' } },
   {
     operation: 'Mutation.removeCatalogs',

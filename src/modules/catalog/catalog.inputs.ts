@@ -37,6 +37,10 @@ export const catalogSongsInput = z.object({
 
 export const catalogsInput = z.object({
   account_id: uuid().optional().describe('Catalogs of this account (it must be reachable) instead of the caller'),
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount).describe(
+    `Catalogs per page, 1 to ${LIST_BOUNDS.catalogsPerAccount} (default ${LIST_BOUNDS.catalogsPerAccount}: all of them, as an account holds at most that many)`,
+  ),
 });
 
 export const addCatalogInput = z

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Que
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
-import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, pageRequest } from '../../common/paging';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
@@ -25,6 +25,7 @@ import {
   AddCatalogInputType,
   AddCatalogSongsInputType,
   Catalog,
+  CatalogPage,
   CatalogAccount,
   CatalogSongsQueryInput,
   RemoveCatalogSongsInputType,
@@ -56,11 +57,20 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
-  @Query(() => [Catalog], { description: `Catalogs linked to the caller, or to account_id, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
-  catalogs(@Ctx() ctx: Context, @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null): Promise<Catalog[]> {
+  @Query(() => CatalogPage, {
+    description: `Catalogs linked to the caller, or to account_id, by name, a page at a time (an account holds at most ${LIST_BOUNDS.catalogsPerAccount}: one page of them by default)`,
+  })
+  catalogs(
+    @Ctx() ctx: Context,
+    @Arg('account_id', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) account_id?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: describe(catalogsInput, 'limit') }) limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(catalogsInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount) }) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ account_id })));
+    const input = validate(catalogsInput, withoutNulls({ account_id, limit, page }));
+    return catalogService(ctx).catalogs(viewer, input, pageRequest(input, { limit, page, first, after }, LIST_BOUNDS.catalogsPerAccount));
   }
 
   @Authorized()

@@ -4,7 +4,7 @@ import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { z } from 'zod';
 import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
-import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
+import { byCodePoint, compareKeys, emptyPage, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
 import {
@@ -116,9 +116,16 @@ export class CatalogService {
   }
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
-  async catalogs(viewer: Viewer, input: CatalogsInput): Promise<Catalog[]> {
+  async catalogs(viewer: Viewer, input: CatalogsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Catalog>> {
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
-    return this.loaders.catalogsByAccount.load(accountId);
+    // Read whole (an account holds at most LIST_BOUNDS.catalogsPerAccount), by name then id, and paged here.
+    return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
+      list: 'Query.catalogs',
+      scope: accountId,
+      key: z.tuple([z.string().max(400), cursorKeys.uuid]),
+      keyOf: (catalog) => [catalog.name, catalog.id] as const,
+      compare: compareKeys(byCodePoint, byCodePoint),
+    });
   }
 
   /** POST /api/catalogs: create a catalog ({name}) or link an existing one ({catalog_id}) to an account. */

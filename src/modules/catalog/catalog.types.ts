@@ -1,3 +1,4 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
@@ -106,6 +107,9 @@ export class Song {
 
 @ObjectType('SongPage', { description: 'A page of songs' })
 export class SongPage extends Page(Song) {}
+
+@ObjectType('CatalogPage', { description: 'A page of catalogs, by name' })
+export class CatalogPage extends Page(Catalog, LIST_BOUNDS.catalogsPerAccount) {}
 
 /** Query.catalogSongs: a page of a catalog's songs. */
 @InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
