@@ -89,7 +89,7 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.templatePublic,
     hidden: DEMO.templatePrivate,
     expected: { id: DEMO.templatePublic, title: 'Playlist pitch writer' },
-    rootQuery: '{ agentTemplates { id title notes { text } } }',
-    rootListPath: ['agentTemplates'],
+    rootQuery: '{ agentTemplates { items { id title notes { text } } } }',
+    rootListPath: ['agentTemplates', 'items'],
   },
 ];

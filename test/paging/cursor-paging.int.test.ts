@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createTestApp, TestApp } from '../app';
-import { addSocial, addSong, createAccount, createArtist, createCatalog, CreatedAccount } from '../factories';
+import { addSocial, addSong, createAccount, createArtist, createCatalog, CreatedAccount, createTemplate } from '../factories';
 
 /**
  * Cursor paging (issue 27): `first`/`after` walk a list in its stable order with no gap and no
@@ -195,6 +195,33 @@ describe('cursor paging', () => {
     const rest = await t.http().get('/api/sessions').query({ limit: 3, offset: 2 }).set(owner.headers);
     expect(Object.keys(rest.body).sort()).toEqual(['sessions', 'status']);
     expect(rest.body.sessions.map((x: { id: string }) => x.id)).toEqual((await conn.execute<{ id: string }[]>(`select id from sessions where account_id = ? order by created_at desc, id asc offset 2 limit 3`, [owner.account.id])).map((r) => r.id));
+  });
+
+  it("walks the templates a caller sees by title, never another's private ones, while templates are created", async () => {
+    const writer = await createAccount(t.orm);
+    for (const title of ['Beta', 'Delta', 'Foxtrot', 'Hotel']) await createTemplate(t.orm, writer.account.id, { title: `Paging ${title}` });
+    await createTemplate(t.orm, bob.account.id, { title: 'Paging Private', isPrivate: true });
+    const TEMPLATES = 'query ($first: Int, $after: String) { agentTemplates(first: $first, after: $after) { items { id title } pagination { totalCount } pageInfo { endCursor hasNextPage } } }';
+    const titles: string[] = [];
+    let after: string | null = null;
+    let total = 0;
+    for (let step = 0; step < 100; step++) {
+      const res = await t.graphql(TEMPLATES, { first: 3, after }, alice.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.agentTemplates as Page<{ title: string }>;
+      titles.push(...page.items.map((x) => x.title));
+      total = page.pagination.totalCount;
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+      // A template titled before the position: it shifts nothing.
+      if (step === 0) await createTemplate(t.orm, writer.account.id, { title: `!Paging first ${step}` });
+    }
+    expect(titles).not.toContain('Paging Private');
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(titles.filter((x) => x.startsWith('Paging '))).toEqual(['Paging Beta', 'Paging Delta', 'Paging Foxtrot', 'Paging Hotel']);
+    expect(titles.length).toBe(total - 1);
+    const foreign = await t.graphql(TEMPLATES, { first: 3, after }, bob.headers);
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
   });
 
   describe('a cursor never reaches another parent or another tenant', () => {

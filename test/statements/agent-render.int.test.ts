@@ -72,7 +72,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
       expect(rest.status).toBe(200);
       expect(rest.body.templates.length).toBeGreaterThan(150);
       const gql = await costsTwo('GraphQL agentTemplates', () => t.graphql(AgentTemplatesDocument, {}, as.nora));
-      expect(gql.body.data.agentTemplates).toHaveLength(rest.body.templates.length);
+      expect(gql.body.data.agentTemplates.items).toHaveLength(rest.body.templates.length);
     });
 
     it('still refuses a caller without credentials', async () => {

@@ -140,8 +140,8 @@ export const restRoutes: RestRoute[] = [
     method: 'GET',
     path: '/agents/templates',
     tags: ['agent templates'],
-    select: '...AgentTemplate',
-    answer: { key: 'templates', name: 'AgentTemplatesResult' },
+    select: 'items { ...AgentTemplate }',
+    answer: { key: 'templates', items: true, name: 'AgentTemplatesResult' },
   },
   {
     operation: 'Mutation.createAgentTemplate',

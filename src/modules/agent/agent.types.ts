@@ -1,7 +1,8 @@
 import { Directive, Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { maxItems } from '../../common/bounds';
+import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
-import { createTemplateInput, setFavoriteInput, SHARED_EMAILS_MAX, TAGS_MAX, templateIdInput, updateTemplateInput } from './agent.inputs';
+import { createTemplateInput, setFavoriteInput, SHARED_EMAILS_MAX, TAGS_MAX, templateIdInput, TEMPLATES_PAGE_MAX, updateTemplateInput } from './agent.inputs';
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
@@ -59,6 +60,9 @@ export class AgentTemplateType {
   @Field()
   updated_at!: Date;
 }
+
+@ObjectType('AgentTemplatePage', { description: 'A page of the agent templates the caller sees, by title' })
+export class AgentTemplatePage extends Page(AgentTemplateType, TEMPLATES_PAGE_MAX) {}
 
 @InputType('CreateAgentTemplateInput', { description: 'A new template, owned by the caller' })
 export class CreateAgentTemplateInput {
