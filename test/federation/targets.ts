@@ -40,8 +40,8 @@ export const TARGETS: FederationTarget[] = [
     // Kai Rivers is on Southside's roster, which Nora cannot reach.
     hidden: DEMO.kai,
     expected: { id: DEMO.luna, name: 'Luna Waves' },
-    rootQuery: '{ artists { id name notes { text } } }',
-    rootListPath: ['artists'],
+    rootQuery: '{ artists { items { id name notes { text } } } }',
+    rootListPath: ['artists', 'items'],
   },
   {
     typeName: 'Song',

@@ -224,6 +224,34 @@ describe('cursor paging', () => {
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
   });
 
+  it('walks a roster by name with its relations read ahead, while artists are added before the position', async () => {
+    const owner = await createAccount(t.orm);
+    for (const name of ['Band B', 'Band D', 'Band F', 'Band H', 'Band J']) {
+      const artist = await createArtist(t.orm, { rosterOf: owner.account.id, name });
+      await addSocial(t.orm, artist.id, { username: `${name.replace(' ', '_')}_social` });
+    }
+    const ROSTER = 'query ($first: Int, $after: String) { artists(first: $first, after: $after) { items { name socials { items { username } } } pagination { totalCount } pageInfo { endCursor hasNextPage } } }';
+    const names: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 20; step++) {
+      const res = await t.graphql(ROSTER, { first: 2, after }, owner.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.artists as Page<{ name: string; socials: { items: { username: string }[] } }>;
+      for (const artist of page.items) expect(artist.socials.items).toEqual([{ username: `${artist.name.replace(' ', '_')}_social` }]);
+      names.push(...page.items.map((a) => a.name));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+      if (step === 0) await createArtist(t.orm, { rosterOf: owner.account.id, name: 'Band A' });
+    }
+    expect(names).toEqual(['Band B', 'Band D', 'Band F', 'Band H', 'Band J']);
+    // The same cursor on another roster (an account_id the caller cannot reach, or its own organization's) is refused.
+    const foreign = await t.graphql('query ($after: String) { artists(first: 2, after: $after) { items { name } } }', { after }, alice.headers);
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+    // REST: the plain list, by offset, as before.
+    const rest = await t.http().get('/api/artists').query({ limit: 2, offset: 1 }).set(owner.headers);
+    expect(rest.body.artists.map((a: { name: string }) => a.name)).toEqual(['Band B', 'Band D']);
+  });
+
   describe('a cursor never reaches another parent or another tenant', () => {
     let aliceCatalog: string;
     let bobCatalog: string;

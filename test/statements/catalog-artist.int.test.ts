@@ -137,7 +137,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
 
   describe('the composed roster query: artists → socials, catalogs → accounts, songs → credits', () => {
     const ROSTER = `query Roster($limit: Int) {
-      artists {
+      artists { items {
         id name image
         socials(limit: $limit) { items { id username profile_url updated_at } pagination { total_count: totalCount page limit total_pages: totalPages } }
         catalogs {
@@ -145,7 +145,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
           accounts { id name kind }
           songs(limit: $limit) { items { isrc name updated_at credits { id name timestamp } artists { id name } } pagination { total_count: totalCount total_pages: totalPages } }
         }
-      }
+      } }
     }`;
     /** The same query with each relation selected a second time under an alias: nothing is read ahead, every relation goes through its resolver. */
     const UNPLANNED = ROSTER.replace('catalogs {', 'again: catalogs { id } catalogs {').replace('socials(limit: $limit)', 'again2: socials(limit: 1) { pagination { total_count: totalCount } } socials(limit: $limit)');
@@ -155,7 +155,7 @@ describe('statements per request: catalog songs and artist socials (real Postgre
       const m = await measure(() => t.graphql(ROSTER, { limit }, as.nora));
       expect(m.result.body.errors).toBeUndefined();
       expect(spent(m)).toEqual(within(m.statements));
-      const artists = (m.result.body.data as { artists: { id: string; socials: { items: unknown[] }; catalogs: { name: string; songs: { items: unknown[] } }[] }[] }).artists;
+      const artists = (m.result.body.data as { artists: { items: { id: string; socials: { items: unknown[] }; catalogs: { name: string; songs: { items: unknown[] } }[] }[] } }).artists.items;
       const mine = artists.find((a) => a.id === artistId)!;
       expect(mine.socials.items).toHaveLength(limit);
       expect(mine.catalogs.find((c) => c.name === 'Statements catalog')!.songs.items).toHaveLength(limit);
@@ -165,15 +165,15 @@ describe('statements per request: catalog songs and artist socials (real Postgre
       expect(slow.result.body.errors).toBeUndefined();
       // Without the read-ahead: roster, reach, socials, catalogs, accounts, songs (the credits come with the page).
       expect(slow.count).toBeGreaterThan(BUDGET + 2);
-      const plain = (slow.result.body.data as { artists: Record<string, unknown>[] }).artists.map(({ again: _a, again2: _b, ...artist }) => artist);
+      const plain = (slow.result.body.data as { artists: { items: Record<string, unknown>[] } }).artists.items.map(({ again: _a, again2: _b, ...artist }) => artist);
       expect(artists).toEqual(plain);
     });
 
     it('keeps reach: an account_id roster of another organization is refused, and Otto sees no one else\'s roster', async () => {
-      const refused = await t.graphql('query($id: ID) { artists(account_id: $id) { id socials { items { id } } catalogs { id } } }', { id: DEMO.southside }, as.nora);
+      const refused = await t.graphql('query($id: ID) { artists(account_id: $id) { items { id socials { items { id } } catalogs { id } } } }', { id: DEMO.southside }, as.nora);
       expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
       const otto = await t.graphql(ROSTER, { limit: 20 }, as.otto);
-      expect(otto.body).toEqual({ data: { artists: [] } });
+      expect(otto.body).toEqual({ data: { artists: { items: [] } } });
     });
   });
 });

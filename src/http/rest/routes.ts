@@ -80,7 +80,7 @@ export const restRoutes: RestRoute[] = [
     tags: ['artists'],
     ...SOCIALS_PAGE,
   },
-  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artists', name: 'ArtistsResult' } },
+  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: 'items { ...RosterArtist }', answer: { key: 'artists', items: true, name: 'ArtistsResult' } },
   { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artist', name: 'ArtistResult' } },
   {
     operation: 'Mutation.upsertArtistSocial',

@@ -22,6 +22,13 @@ const socialsBefore = (count: (condition: string) => string) => ([at, id]: reado
   bindings: [at, id],
 });
 
+/** A page of a roster: its artists (with the columns read ahead), its total and the artists before it. */
+export interface RosterPage {
+  total: number;
+  skipped: number;
+  artists: (RosterArtist & Record<string, unknown>)[];
+}
+
 /** A page of one artist's socials, read with the artist's reach (no socials when unreachable). */
 export interface ArtistSocialsPage {
   reachable: boolean;
@@ -91,20 +98,30 @@ export class ArtistRepository {
   }
 
   /**
-   * The artists on the rosters of these owners, by name; `extra` adds select-list expressions over
-   * the artist row `a` (relations read ahead, graphql/prefetch.ts), returned as further columns.
+   * A page of the artists on the rosters of these owners, by name then id, with the roster's
+   * total and the artists before the page, in one statement; `extra` adds select-list expressions
+   * over the artist row `a` (relations read ahead), computed for the page's artists only. After a
+   * cursor, the page starts after the artists at or before its (name, id).
    */
-  rosterOf(ownerIds: string[], extra: SqlCondition[] = [], page = { offset: 0, limit: 100 }): Promise<(RosterArtist & Record<string, unknown>)[]> {
-    // The page is cut before the read-ahead columns are computed: only the answered artists pay for them.
-    return query<RosterArtist & Record<string, unknown>>(
+  async rosterPage(ownerIds: string[], extra: SqlCondition[], position: Position<readonly string[]>, limit: number): Promise<RosterPage> {
+    const skip = skippedSql(position, ([name, id]) => ({ sql: '(select count(*)::int from roster where (name, id) <= (?, ?::uuid))', bindings: [name, id] }));
+    const rows = await query<RosterArtist & Record<string, unknown> & { total: number; skipped: number }>(
       this.em,
-      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
-         from (select a.* from accounts a
-                where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
-                order by a.name, a.id offset ? limit ?) a
+      `with roster as (
+         select a.id, a.name from accounts a where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))),
+       skip as (select ${skip.sql} as n),
+       page as (select a.* from accounts a join (select id from roster order by name, id offset (select n from skip) limit ?) p on p.id = a.id)
+       select tot.total, tot.skipped, a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
+         from (select (select count(*)::int from roster) as total, (select n from skip) as skipped) tot
+         left join page a on true
         order by a.name, a.id`,
-      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds), page.offset, page.limit],
+      [pgArray(ownerIds), ...skip.bindings, limit, ...extra.flatMap((e) => e.bindings)],
     );
+    return {
+      total: rows[0]!.total,
+      skipped: rows[0]!.skipped,
+      artists: rows.filter((row) => row.id !== null).map(({ total: _t, skipped: _s, ...artist }) => artist),
+    };
   }
 
   /**

@@ -1,17 +1,17 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
-import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, pageRequest } from '../../common/paging';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { planPrefetch } from '../../graphql/prefetch';
-import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { pageItemSets, planPrefetch } from '../../graphql/prefetch';
+import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 import { ArtistRepository } from './artist.repository';
 import { ArtistService } from './artist.service';
 import {
   Artist,
+  ArtistPage,
   ArtistSocialsByIdInput,
   ArtistSocialsInput,
   CreateArtistInputType,
@@ -45,24 +45,29 @@ export class ArtistResolver {
   }
 
   @Authorized()
-  @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
-  @Query(() => [Artist], {
-    description: 'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name: `limit` of them from `offset`',
+  @Query(() => ArtistPage, {
+    description:
+      'Artists on the roster of the caller and its organizations, or of account_id / organization_id, by name, a page at a time: `limit` from `page` or `offset`, or `first` after a cursor',
   })
   async artists(
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
     @Arg('account_id', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) account_id?: string | null,
     @Arg('organization_id', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organization_id?: string | null,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: ROSTER_PAGE_DEFAULT, description: describe(rosterInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(rosterInput, 'offset') }) offset?: number | null,
-  ): Promise<RosterArtist[]> {
+    @Arg('limit', () => Int, { nullable: true, description: describe(rosterInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(rosterInput, 'offset') }) offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(rosterInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<RosterArtist>> {
     const viewer = requireViewer(ctx.viewer);
-    // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
-    const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
-    const input = validate(rosterInput, withoutNulls({ account_id, organization_id, limit, offset }));
-    const rows = await artistService(ctx).roster(viewer, input, readAhead.columns);
-    return readAhead.prime(rows, (row) => row.id);
+    const input = validate(rosterInput, withoutNulls({ account_id, organization_id, limit, offset, page }));
+    const request = pageRequest(input, { limit, offset, page, first, after }, ROSTER_PAGE_MAX);
+    // The relations selected on the page's artists (socials, catalogs, …) are read in the roster's own statement.
+    const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id', pageItemSets(info));
+    const { rows, page: answer } = await artistService(ctx).roster(viewer, input, request, readAhead.columns);
+    readAhead.prime(rows, (row) => row.id);
+    return answer;
   }
 
   @Authorized()

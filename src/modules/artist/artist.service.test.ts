@@ -50,9 +50,9 @@ function fakeStore(social: SocialProfile | null = null): ArtistStore & { rosters
     created,
     socialsPageWithAccess: async (_viewer, artistId) =>
       accounts.get(artistId)?.kind === AccountKind.artist ? { reachable: artistId === LUNA, total: 0, skipped: 0, socials: [] } : null,
-    rosterOf: async (owners) => {
+    rosterPage: async (owners) => {
       rosters.push(owners);
-      return [];
+      return { total: 0, skipped: 0, artists: [] };
     },
     createArtist: async (owner, name) => {
       created.push([owner, name]);
@@ -71,7 +71,7 @@ describe('ArtistService (fake repository, no database)', () => {
   it("reads the roster of the caller's scope, of account_id once resolved, or of organization_id once asserted", async () => {
     const store = fakeStore();
     const service = new ArtistService(store, fakeAccess(), loaders());
-    const page = { limit: 100, offset: 0 };
+    const page = { limit: 100, offset: 0, page: 1 };
     await service.roster(nora, page);
     await service.roster(nora, { account_id: LUNA, ...page });
     await service.roster(nora, { organization_id: NORTHWIND, ...page });

@@ -12,7 +12,17 @@ import type { ArtistRepository } from './artist.repository';
 import type { Artist, RosterArtist, SocialProfile } from './artist.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
-export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterOf' | 'createArtist' | 'upsertSocial'>;
+export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterPage' | 'createArtist' | 'upsertSocial'>;
+
+/** A page of a roster, and its rows as read (with the columns read ahead, for the resolver to hand to the loaders). */
+export interface RosterPageOf {
+  rows: (RosterArtist & Record<string, unknown>)[];
+  page: PageOf<RosterArtist & Record<string, unknown>>;
+}
+
+/** The list name of a roster in cursors (its parent: the organization, account or caller whose roster it is); by name, then id. */
+const ROSTER = 'Query.artists';
+const ROSTER_KEY = z.tuple([z.string().max(400), cursorKeys.uuid]);
 /** The access rules the service applies. */
 export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
@@ -23,7 +33,7 @@ const SOCIALS = 'Artist.socials';
 /** Socials are ordered by when each was linked, then by link id: the cursor holds both. */
 const SOCIAL_KEY = z.tuple([cursorKeys.micros, cursorKeys.uuid]);
 const socialCursor = (artistId: string) => (social: SocialProfile) => cursorOf(SOCIALS, artistId, [social.linked_at ?? '0', social.id]);
-const offsetRequest = ({ page, limit }: { page: number; limit: number }): PageRequest => ({ page, limit, after: null });
+const offsetRequest = ({ page, limit, offset }: { page: number; limit: number; offset?: number }): PageRequest => ({ page, limit, after: null, ...(offset !== undefined ? { offset } : {}) });
 
 /** Artists, rosters and socials. An artist the caller cannot reach is 403 on its routes and empty in the graph. */
 export class ArtistService {
@@ -92,7 +102,7 @@ export class ArtistService {
   }
 
   /** Query.artists (GET /api/artists): the roster of the caller and its organizations, or of account_id / organization_id. */
-  async roster(viewer: Viewer, input: RosterInput, readAhead: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
+  async roster(viewer: Viewer, input: RosterInput, request: PageRequest = offsetRequest(input), readAhead: SqlCondition[] = []): Promise<RosterPageOf> {
     let owners: string[];
     if (input.organization_id) {
       this.access.assertOrganization(viewer, input.organization_id);
@@ -102,7 +112,14 @@ export class ArtistService {
     } else {
       owners = viewerScope(viewer);
     }
-    return this.repo.rosterOf(owners, readAhead, { offset: input.offset, limit: input.limit });
+    // The cursor's parent: the roster asked for (an organization's, an account's, or the caller's scope).
+    const scope = input.organization_id ?? input.account_id ?? viewer.accountId;
+    const position = positionOf(request, ROSTER, scope, ROSTER_KEY);
+    const page = await this.repo.rosterPage(owners, readAhead, position, request.limit);
+    return {
+      rows: page.artists,
+      page: pageOf(page.artists, { total: page.total, skipped: page.skipped, limit: request.limit }, (artist) => cursorOf(ROSTER, scope, [artist.name, artist.id])),
+    };
   }
 
   /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */

@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 import { describe } from '../../common/validation';
 import { Page } from '../../graphql/common.types';
-import { createArtistInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { createArtistInput, ROSTER_PAGE_DEFAULT, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 
 @ObjectType('SocialProfile', { description: 'A social-platform profile of an artist' })
 export class SocialProfile {
@@ -61,6 +61,9 @@ export class Artist {
   image?: string | null;
   created_at?: Date;
 }
+
+@ObjectType('ArtistPage', { description: 'A page of artists, by name' })
+export class ArtistPage extends Page(Artist, ROSTER_PAGE_DEFAULT) {}
 
 /** An artist as the roster and a new artist read it: with its image and creation time. */
 export type RosterArtist = Required<Artist>;

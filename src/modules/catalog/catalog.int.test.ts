@@ -174,7 +174,7 @@ describe('catalogs and songs (real PostgreSQL)', () => {
     it('a roster query for every catalog with its songs and their artists stays flat too', async () => {
       const run = await t.sql.measure(() => t.graphql(MyArtistsCatalogsDocument, {}, as.nora));
       expect(run.result.body.errors).toBeUndefined();
-      const luna = run.result.body.data.artists.find((a: { id: string }) => a.id === DEMO.luna);
+      const luna = run.result.body.data.artists.items.find((a: { id: string }) => a.id === DEMO.luna);
       expect(luna.catalogs.map((c: { name: string }) => c.name)).toEqual(['Northwind Masters', 'Perf catalog', 'Shared Sync Catalog']);
       const shared = luna.catalogs.find((c: { name: string }) => c.name === 'Shared Sync Catalog');
       expect(shared.accounts.map((a: { name: string }) => a.name)).toEqual(['Northwind Records', 'Southside Management']);
