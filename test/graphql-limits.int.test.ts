@@ -148,7 +148,7 @@ describe('GraphQL documents that used to blow up', () => {
       ['a null non-null variable', { query: 'query($id: ID!) { artist(id: $id) { id } }', variables: { id: null } }],
       ['an unknown field', { query: '{ me { nope } }' }],
       ['a document that does not parse', { query: '{ me { id }' }],
-      ['a document too deep', { query: `{ artists { items { ${'catalogs { songs { items { artists { '.repeat(4)} name ${'} } } } '.repeat(4)} } } }` }],
+      ['a document too deep', { query: `{ artists { items { ${'catalogs { items { songs { items { artists { '.repeat(4)} name ${'} } } } } '.repeat(4)} } } }` }],
     ];
     it.each(cases)('%s: the same code and message, no stack logged', async (_name, request) => {
       const logged = jest.spyOn(t.deps.logger, 'error');
@@ -222,7 +222,7 @@ describe('GraphQL answers bounded in size, and refused operations charged', () =
     const refusals = [
       aliasedIntrospection(9),
       '{ me { nope } }',
-      `{ artists { items { ${'catalogs { songs { items { artists { '.repeat(4)} name ${'} } } } '.repeat(4)} } } }`,
+      `{ artists { items { ${'catalogs { items { songs { items { artists { '.repeat(4)} name ${'} } } } } '.repeat(4)} } } }`,
       '{ me { id }',
     ];
     const before = await remaining();

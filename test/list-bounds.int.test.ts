@@ -91,8 +91,9 @@ describe('bounds on every list (real PostgreSQL)', () => {
       expect(link.status).toBe(400);
       expect(link.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'catalog_id', message: expect.stringContaining('50 accounts') }] });
       expect(await links()).toBe(50);
-      const graph = await t.graphql(`{ catalog(id: "${catalogId}") { accounts { id } } }`, {}, as.nora);
-      expect(graph.body.data.catalog.accounts).toHaveLength(50);
+      const graph = await t.graphql(`{ catalog(id: "${catalogId}") { accounts { items { id } pagination { totalCount } } } }`, {}, as.nora);
+      expect(graph.body.data.catalog.accounts.items).toHaveLength(50);
+      expect(graph.body.data.catalog.accounts.pagination.totalCount).toBe(50);
     });
   });
 
@@ -173,9 +174,9 @@ describe('bounds on every list (real PostgreSQL)', () => {
   });
 
   it('Artist.catalogs and Song.catalogs answer the first `limit` by name (default 20, at most 100)', async () => {
-    const res = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 1) { name } all: catalogs { name } } }`, {}, as.nora);
-    expect(res.body.data.artist.catalogs).toEqual([res.body.data.artist.all[0]]);
-    const over = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 101) { name } } }`, {}, as.nora);
+    const res = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 1) { items { name } } all: catalogs { items { name } } } }`, {}, as.nora);
+    expect(res.body.data.artist.catalogs.items).toEqual([res.body.data.artist.all.items[0]]);
+    const over = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 101) { items { name } } } }`, {}, as.nora);
     expect(over.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'limit' }] });
   });
 });

@@ -16,7 +16,7 @@ const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3
 const ME = '{ me { id name organizations { name } } }';
 /** 100 songs with their artists: weighs far more than `me`. */
 // 100 songs with at most 5 of their catalogs each: 600 objects, 7 points (with their artists, 50 a song at most, they would weigh 52).
-const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }';
+const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { items { id name } } } } }';
 
 function expectHeaders(res: supertest.Response, limit: number, remaining: number) {
   expect(res.headers['ratelimit-limit']).toBe(String(limit));
@@ -92,8 +92,8 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(catalog.status).toBe(200);
     const songs = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
     expect(songs.status).toBe(200);
-    // 10 left after `me` and the catalog; 100 songs with up to 5 catalogs each weigh 7.
-    expectHeaders(songs, 12, 3);
+    // 10 left after `me` and the catalog; 100 songs with a page of up to 5 catalogs each weigh 8.
+    expectHeaders(songs, 12, 2);
 
     const aliases = Array.from({ length: 201 }, (_, i) => `m${i}: me { id }`).join(' ');
     const tooCostly = await t.graphql(`{ ${aliases} }`, {}, owner.headers);
@@ -101,7 +101,7 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(tooCostly.body.errors[0]).toMatchObject({ message: expect.stringMatching(/cost 201 exceeds the maximum of 200/), extensions: { code: 'BAD_USER_INPUT' } });
     // Refused before it ran: charged 1 point, not its cost (issue 30: refusals were free).
     const after = await t.graphql(ME, {}, owner.headers);
-    expectHeaders(after, 12, 1);
+    expectHeaders(after, 12, 0);
 
     const overBudget = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
     expect(overBudget.status).toBe(429);

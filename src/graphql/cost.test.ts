@@ -65,7 +65,7 @@ describe('operationCost', () => {
   // Changed with the bounds of issue 30: a list without a limit used to count 5, so the roster query below weighed 436
   // however large the roster, its catalogs or their credits were. Each list now counts its limit, else its declared bound.
   it('weighs the composed roster query by the bounds of its lists: refused without limits, admitted with them', () => {
-    const composed = '{ artists { items { name catalogs { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } } }';
+    const composed = '{ artists { items { name catalogs { items { name songs(limit: 100) { items { isrc stats(source: "platform_a") { result stats { source data_source data } } } } } } } } }';
     // 100 artists (the roster's default page) × 20 catalogs (Artist.catalogs' default) × 100 songs: refused.
     expect(cost(composed).cost).toBeGreaterThan(600);
     const limited = composed.replace('artists {', 'artists(limit: 5) {').replace('catalogs {', 'catalogs(limit: 5) {');
@@ -77,13 +77,13 @@ describe('operationCost', () => {
   });
 
   it('weighs the roster → catalogs → songs → credits query of the bench by every declared bound', () => {
-    const roster = (args: string) => `{ artists${args} { items { name catalogs${args ? '(limit: 3)' : ''} { name songs(limit: 50) { items { isrc name artists { name } } } } } } }`;
+    const roster = (args: string) => `{ artists${args} { items { name catalogs${args ? '(limit: 3)' : ''} { items { name songs(limit: 50) { items { isrc name artists { name } } } } } } } }`;
     // 5 + 15 catalogs + 750 songs + 37 500 credits (50 a song at most) = 38 270 objects: 1 + 382.
     expect(cost(roster('(limit: 5)'))).toEqual({ cost: 383, providerCalls: 0 });
     // Unlimited: 100 artists × 20 catalogs × 50 songs × 50 credits, refused (it counted 5 × 5 × 50 × 5 before).
-    expect(cost(roster('')).cost).toBe(51042);
+    expect(cost(roster('')).cost).toBe(51043);
     // Hard bounds count in full: Catalog.accounts (50 a catalog), Song.credits (50), Song.catalogs (its default 20).
-    expect(cost('{ catalog(id: "x") { accounts { name } songs(limit: 10) { items { credits { name } catalogs { name } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
+    expect(cost('{ catalog(id: "x") { accounts { items { name } } songs(limit: 10) { items { credits { name } catalogs { items { name } } } } } }')).toEqual({ cost: 8, providerCalls: 0 });
     // A write answers one song per song posted: 2 songs with their artists (50 each) weigh 1 + 1, 500 of them 1 + 250.
     const add = 'mutation($s: [CatalogSongInput!]!) { addCatalogSongs(input: { songs: $s }) { isrc artists { name } } }';
     const posted = (n: number) => ({ s: Array.from({ length: n }, () => ({ catalog_id: 'x', isrc: 'GBNWR2400001' })) });
@@ -127,8 +127,8 @@ describe('operationCost', () => {
     expect(
       cost('{ a: catalogSongs(input: { catalog_id: "x", limit: 100 }) { ...Page } b: catalogSongs(input: { catalog_id: "x", limit: 300 }) { ...Page } } fragment Page on SongPage { items { isrc artists { id name } } }').cost,
     ).toBe(2 + Math.floor((100 * 51 + 300 * 51) / 100));
-    expect(cost('{ artists { items { catalogs { ...C } } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
-      cost('{ artists { items { catalogs { songs { items { isrc } } } } } }').cost,
+    expect(cost('{ artists { items { catalogs { items { ...C } } } } } fragment C on Catalog { songs { ...Page } } fragment Page on SongPage { items { isrc } }').cost).toBe(
+      cost('{ artists { items { catalogs { items { songs { items { isrc } } } } } } }').cost,
     );
   });
 

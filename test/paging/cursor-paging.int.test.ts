@@ -252,6 +252,28 @@ describe('cursor paging', () => {
     expect(rest.body.artists.map((a: { name: string }) => a.name)).toEqual(['Band B', 'Band D']);
   });
 
+  it("pages a catalog's accounts and an artist's catalogs by cursor, each cursor bound to its parent", async () => {
+    const extra = [await createAccount(t.orm, { name: 'Acct B' }), await createAccount(t.orm, { name: 'Acct C' })];
+    const catalog = await createCatalog(t.orm, { linkedTo: [alice.account.id, ...extra.map((e) => e.account.id)] });
+    const other = await createCatalog(t.orm, { linkedTo: [alice.account.id] });
+    const ACCOUNTS = 'query ($id: ID!, $after: String) { catalog(id: $id) { accounts(first: 1, after: $after) { items { id } pageInfo { endCursor hasNextPage } } } }';
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 10; step++) {
+      const res = await t.graphql(ACCOUNTS, { id: catalog.id, after }, alice.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.catalog.accounts as Page<{ id: string }>;
+      ids.push(...page.items.map((a) => a.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    const all = await t.graphql('query ($id: ID!) { catalog(id: $id) { accounts { items { id } pagination { totalCount } } } }', { id: catalog.id }, alice.headers);
+    expect(ids).toEqual(all.body.data.catalog.accounts.items.map((a: { id: string }) => a.id));
+    expect(all.body.data.catalog.accounts.pagination.totalCount).toBe(3);
+    const foreign = await t.graphql(ACCOUNTS, { id: other.id, after }, alice.headers);
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+  });
+
   describe('a cursor never reaches another parent or another tenant', () => {
     let aliceCatalog: string;
     let bobCatalog: string;

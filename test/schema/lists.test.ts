@@ -43,10 +43,6 @@ const FIXED: FixedLists = {
   'Session.chats': 'capped at write (LIST_BOUNDS.chatsPerSession); the REST SessionChatsResult shape carries it whole',
   'AccountProfile.organizations': 'the REST AccountProfile shape (GET /api/accounts/me) carries it whole',
   'AccountProfile.invitations': 'capped at write (INVITATIONS_MAX_PER_ACCOUNT); the REST AccountProfile shape carries it whole',
-  // the first `limit` (at most LIST_BOUNDS.catalogsPerList) of a list read whole by its loader
-  'Artist.catalogs': 'the first `limit` by name, at most LIST_BOUNDS.catalogsPerList',
-  'Song.catalogs': 'the first `limit` by name, at most LIST_BOUNDS.catalogsPerList',
-  'Catalog.accounts': 'capped at write (LIST_BOUNDS.accountsPerCatalog)',
   // mutation answers
   'Mutation.addCatalogSongs': 'one song per posted song (itemsPerInput)',
   'Mutation.removeCatalogSongs': 'a mutation answer of the REST contract (DELETE /api/catalogs/songs)',
@@ -103,7 +99,7 @@ describe('the lists of the graph (issue 27)', () => {
 
   it('names every page type with the one shape: items, pagination and pageInfo', () => {
     const pages = Object.values(schema.getTypeMap()).filter((t) => t.name.endsWith('Page'));
-    expect(pages.map((t) => t.name).sort()).toEqual(['AgentTemplatePage', 'ApiKeyPage', 'ArtistPage', 'CatalogPage', 'RenderRunPage', 'SessionPage', 'SocialProfilePage', 'SongPage']);
+    expect(pages.map((t) => t.name).sort()).toEqual(['AccountCatalogPage', 'AgentTemplatePage', 'ApiKeyPage', 'ArtistPage', 'CatalogAccountPage', 'CatalogPage', 'RenderRunPage', 'SessionPage', 'SocialProfilePage', 'SongPage']);
   });
 
   describe('fails', () => {

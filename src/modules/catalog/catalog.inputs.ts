@@ -86,7 +86,7 @@ export const catalogIdInput = z.object({ id: uuid() });
 export const isrcInput = z.object({ isrc });
 
 /** Artist.catalogs and Song.catalogs: the first `limit` catalogs by name. */
-export const catalogsLimitInput = z.object({ limit: limitArg(LIST_BOUNDS.catalogsPerList, 20).describe(`Catalogs, 1 to ${LIST_BOUNDS.catalogsPerList}`) });
+export const catalogsLimitInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUNDS.catalogsPerList, 20).describe(`Catalogs, 1 to ${LIST_BOUNDS.catalogsPerList}`) });
 
 /** Catalog.songs in the graph: a page, optionally only the songs credited to an artist with this name. */
 export const catalogSongsFieldInput = graphPageInput.extend({ artistName: catalogSongsInput.shape.artistName });

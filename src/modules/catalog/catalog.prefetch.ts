@@ -1,4 +1,4 @@
-import { childFields, onlyField, Prefetches } from '../../graphql/prefetch';
+import { childFields, onlyField, PrefetchField, Prefetches } from '../../graphql/prefetch';
 import { CatalogSongsFieldArgs, catalogSongsFieldRequest } from './catalog.inputs';
 import { CatalogRepository } from './catalog.repository';
 import type { Catalog, CatalogAccount, Song } from './catalog.types';
@@ -11,6 +11,15 @@ interface CatalogsAhead {
     accounts?: CatalogAccount[];
     songs?: { total: number; items: (Omit<Song, 'updated_at'> & { updated_at: string })[] };
   })[];
+}
+
+/**
+ * The fields selected on the catalogs of Artist.catalogs (a CatalogPage): those on its `items`,
+ * when they are selected once (an aliased second selection is left to the resolvers).
+ */
+function catalogFields(field: PrefetchField): PrefetchField[] {
+  const items = field.type ? onlyField(childFields(field.info, [field.node.selectionSet], field.type), 'items') : undefined;
+  return items?.type ? childFields(field.info, [items.node.selectionSet], items.type) : [];
 }
 
 /** The page Catalog.songs asks for with these arguments; null when they are invalid. */
@@ -30,9 +39,8 @@ function songsRequest(args: Record<string, unknown>): ReturnType<typeof catalogS
 export const catalogPrefetch: Prefetches = {
   'Artist.catalogs': {
     sql(ctx, field, artistId) {
-      const catalogType = field.type;
-      if (!ctx.viewer || !catalogType) return null;
-      const below = childFields(field.info, [field.node.selectionSet], catalogType);
+      if (!ctx.viewer || !field.type) return null;
+      const below = catalogFields(field);
       const songs = onlyField(below, 'songs');
       const accounts = below.some((f) => f.node.name.value === 'accounts');
       let page: { offset: number; limit: number; filter: string | null } | undefined;
@@ -52,8 +60,7 @@ export const catalogPrefetch: Prefetches = {
       if (!viewer || !value) return;
       const ahead = value as CatalogsAhead;
       ctx.access.primeReach(viewer, artistId, ahead.reachable);
-      const below = field.type ? childFields(field.info, [field.node.selectionSet], field.type) : [];
-      const songsField = onlyField(below, 'songs');
+      const songsField = onlyField(catalogFields(field), 'songs');
       const songsArgs = songsField ? songsRequest(songsField.args) : null;
       const catalogs: Catalog[] = [];
       for (const { accounts, songs, ...row } of ahead.catalogs) {

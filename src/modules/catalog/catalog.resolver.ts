@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
 import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
-import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
+import { describe, graphPageInput, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
 import {
@@ -24,7 +25,9 @@ import { CatalogService } from './catalog.service';
 import {
   AddCatalogInputType,
   AddCatalogSongsInputType,
+  AccountCatalogPage,
   Catalog,
+  CatalogAccountPage,
   CatalogPage,
   CatalogAccount,
   CatalogSongsQueryInput,
@@ -43,7 +46,9 @@ const FIRST = { nullable: true, description: FIRST_DESCRIPTION } as const;
 const AFTER = { nullable: true, description: AFTER_DESCRIPTION } as const;
 const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
 /** A list of catalogs nested in the graph: the first `limit` by name (GraphQL default, so the cost model weighs it as asked). */
-const CATALOGS_LIMIT = { nullable: true, defaultValue: 20, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
+const CATALOGS_LIMIT = { nullable: true, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
+/** Catalog.accounts' page (all of a catalog's accounts by default). */
+const accountsPageInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) });
 
 @Resolver()
 export class CatalogResolver {
@@ -57,7 +62,7 @@ export class CatalogResolver {
   }
 
   @Authorized()
-  @Query(() => CatalogPage, {
+  @Query(() => AccountCatalogPage, {
     description: `Catalogs linked to the caller, or to account_id, by name, a page at a time (an account holds at most ${LIST_BOUNDS.catalogsPerAccount}: one page of them by default)`,
   })
   catalogs(
@@ -137,10 +142,17 @@ export class CatalogGraphResolver {
     return catalogService(ctx).catalogSongs(catalog, request, filter);
   }
 
-  @Extensions(maxItems(LIST_BOUNDS.accountsPerCatalog))
-  @FieldResolver(() => [CatalogAccount], { description: `Accounts the catalog is linked to, by name (at most ${LIST_BOUNDS.accountsPerCatalog})` })
-  accounts(@Root() catalog: Catalog, @Ctx() ctx: Context): Promise<CatalogAccount[]> {
-    return catalogService(ctx).catalogAccounts(catalog);
+  @FieldResolver(() => CatalogAccountPage, { description: `Accounts the catalog is linked to, by name, a page at a time (at most ${LIST_BOUNDS.accountsPerCatalog}: all of them by default)` })
+  accounts(
+    @Root() catalog: Catalog,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: `1 to ${LIST_BOUNDS.accountsPerCatalog}, default ${LIST_BOUNDS.accountsPerCatalog}` }) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) }) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<CatalogAccount>> {
+    const parsed = validate(accountsPageInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).catalogAccounts(catalog, pageRequest(parsed, { limit, page, first, after }, LIST_BOUNDS.accountsPerCatalog));
   }
 }
 
@@ -158,21 +170,35 @@ export class SongGraphResolver {
     return catalogService(ctx).songArtists(song);
   }
 
-  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
-  @FieldResolver(() => [Catalog], { description: 'Catalogs holding the song that the caller reaches, the first `limit` by name' })
-  catalogs(@Root() song: Song, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
-    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
+  @FieldResolver(() => CatalogPage, { description: `Catalogs holding the song that the caller reaches, by name, a page at a time (of the first ${LIST_BOUNDS.catalogsPerList})` })
+  catalogs(
+    @Root() song: Song,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
+    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, pageRequest(parsed, { limit, page, first, after }));
   }
 }
 
 @Resolver(() => Artist)
 export class ArtistCatalogResolver {
-  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
-  @FieldResolver(() => [Catalog], {
-    description: 'Catalogs the caller reaches that are linked to the artist or hold its songs, the first `limit` by name; empty when the caller cannot reach the artist',
+  @FieldResolver(() => CatalogPage, {
+    description: `Catalogs the caller reaches that are linked to the artist or hold its songs, by name, a page at a time (of the first ${LIST_BOUNDS.catalogsPerList}); empty when the caller cannot reach the artist`,
   })
-  catalogs(@Root() artist: Artist, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
-    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
+  catalogs(
+    @Root() artist: Artist,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
+    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, pageRequest(parsed, { limit, page, first, after }));
   }
 
   @FieldResolver(() => SongPage, { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })

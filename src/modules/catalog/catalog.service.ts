@@ -4,7 +4,7 @@ import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { z } from 'zod';
 import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
-import { byCodePoint, compareKeys, emptyPage, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
+import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
 import {
@@ -51,6 +51,15 @@ const SONG_KEY = z.tuple([cursorKeys.isrc]);
 const CATALOG_SONGS = 'Catalog.songs';
 const ARTIST_SONGS = 'Artist.songs';
 const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(list, scope, [song.isrc]);
+
+/** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
+const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
+  list,
+  scope,
+  key: z.tuple([z.string().max(400), z.string().max(64)]),
+  keyOf: (item) => [item.name, item.id] as const,
+  compare: compareKeys(names, byCodePoint),
+});
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
@@ -298,8 +307,9 @@ export class CatalogService {
     return pageOf(page.rows, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, catalog.id));
   }
 
-  catalogAccounts(catalog: Catalog): Promise<CatalogAccount[]> {
-    return this.loaders.accountsByCatalog.load(catalog.id);
+  /** Catalog.accounts: read whole (at most LIST_BOUNDS.accountsPerCatalog, by name then id) and paged here. */
+  async catalogAccounts(catalog: Catalog, request: PageRequest): Promise<PageOf<CatalogAccount>> {
+    return pageOfList(await this.loaders.accountsByCatalog.load(catalog.id), request, byNameAndId('Catalog.accounts', catalog.id, byCodePoint));
   }
 
   /** Song.credits: the artists credited on the entry the song was read from, in credit order. */
@@ -313,17 +323,18 @@ export class CatalogService {
   }
 
   /** Song.catalogs: only the catalogs the caller reaches. */
-  async songCatalogs(viewer: Viewer, song: Song, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
-    return byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc })).slice(0, limit);
+  async songCatalogs(viewer: Viewer, song: Song, request: PageRequest): Promise<PageOf<Catalog>> {
+    return pageOfList(byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc })), request, byNameAndId('Song.catalogs', song.isrc, byLocale));
   }
 
   /**
    * Artist.catalogs: catalogs linked to the artist or holding its songs, those the caller reaches;
    * empty for an artist the caller cannot reach.
    */
-  async artistCatalogs(viewer: Viewer, artist: Artist, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
-    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return [];
-    return byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id })).slice(0, limit);
+  async artistCatalogs(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<Catalog>> {
+    const order = byNameAndId<Catalog>('Artist.catalogs', artist.id, byLocale);
+    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return pageOfList([], request, order);
+    return pageOfList(byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id })), request, order);
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */

@@ -108,8 +108,11 @@ export class Song {
 @ObjectType('SongPage', { description: 'A page of songs' })
 export class SongPage extends Page(Song) {}
 
+@ObjectType('AccountCatalogPage', { description: "A page of an account's catalogs, by name (all of them by default)" })
+export class AccountCatalogPage extends Page(Catalog, LIST_BOUNDS.catalogsPerAccount) {}
+
 @ObjectType('CatalogPage', { description: 'A page of catalogs, by name' })
-export class CatalogPage extends Page(Catalog, LIST_BOUNDS.catalogsPerAccount) {}
+export class CatalogPage extends Page(Catalog) {}
 
 /** Query.catalogSongs: a page of a catalog's songs. */
 @InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
@@ -174,3 +177,6 @@ export class CatalogAccount {
   @Field(() => AccountKind)
   kind!: AccountKind;
 }
+
+@ObjectType('CatalogAccountPage', { description: 'A page of the accounts a catalog is linked to, by name (all of them by default)' })
+export class CatalogAccountPage extends Page(CatalogAccount, LIST_BOUNDS.accountsPerCatalog) {}
