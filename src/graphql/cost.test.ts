@@ -108,7 +108,6 @@ describe('operationCost', () => {
       'Mutation.removeCatalogSongs', 'Mutation.removeCatalogs',
       'OrganizationDeletion.catalog_links',
       'OrganizationMembership.invitations', 'OrganizationMembership.members',
-      'Query.organizations',
     ]);
     expect(UNBOUNDED_LIST_SIZE).toBe(50);
   });

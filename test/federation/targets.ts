@@ -77,8 +77,8 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.northwind,
     hidden: DEMO.southside,
     expected: { id: DEMO.northwind, name: 'Northwind Records' },
-    rootQuery: '{ organizations { id name notes { text } } }',
-    rootListPath: ['organizations'],
+    rootQuery: '{ organizations { items { id name notes { text } } } }',
+    rootListPath: ['organizations', 'items'],
   },
   {
     typeName: 'AgentTemplate',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createTestApp, TestApp } from '../app';
-import { addSocial, addSong, createAccount, createArtist, createCatalog, CreatedAccount, createTemplate } from '../factories';
+import { addSocial, addSong, createAccount, createArtist, createCatalog, CreatedAccount, createOrganization, createTemplate } from '../factories';
 
 /**
  * Cursor paging (issue 27): `first`/`after` walk a list in its stable order with no gap and no
@@ -271,6 +271,28 @@ describe('cursor paging', () => {
     expect(ids).toEqual(all.body.data.catalog.accounts.items.map((a: { id: string }) => a.id));
     expect(all.body.data.catalog.accounts.pagination.totalCount).toBe(3);
     const foreign = await t.graphql(ACCOUNTS, { id: other.id, after }, alice.headers);
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
+  });
+
+  it("walks the caller's organizations by name while it joins one named before the position", async () => {
+    const member = await createAccount(t.orm);
+    for (const name of ['Org B', 'Org D', 'Org F', 'Org H']) await createOrganization(t.orm, name, [member.account.id]);
+    const ORGS = 'query ($after: String) { organizations(first: 2, after: $after) { items { name } pagination { totalCount } pageInfo { endCursor hasNextPage } } }';
+    const names: string[] = [];
+    let after: string | null = null;
+    for (let step = 0; step < 10; step++) {
+      const res = await t.graphql(ORGS, { after }, member.headers);
+      expect(res.body.errors).toBeUndefined();
+      const page = res.body.data.organizations as Page<{ name: string }>;
+      names.push(...page.items.map((o) => o.name));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+      if (step === 0) await createOrganization(t.orm, 'Org A', [member.account.id]);
+    }
+    expect(names).toEqual(['Org B', 'Org D', 'Org F', 'Org H']);
+    const rest = await t.http().get('/api/organizations').set(member.headers);
+    expect(rest.body.organizations.map((o: { name: string }) => o.name)).toEqual(['Org A', 'Org B', 'Org D', 'Org F', 'Org H']);
+    const foreign = await t.graphql(ORGS, { after }, alice.headers);
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
   });
 
