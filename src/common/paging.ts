@@ -16,8 +16,8 @@ import { validate } from './validation';
  * reach checks, so no cursor reaches a row the caller could not page to anyway.
  */
 
-/** The longest `after` accepted (cursors made here are far shorter). */
-export const MAX_CURSOR_LENGTH = 512;
+/** The longest `after` accepted: a cursor after an item named with 200 four-byte characters is about 1 200. */
+export const MAX_CURSOR_LENGTH = 4096;
 /** Items of one page at most, as `limit` or `first`. */
 export const PAGE_SIZE_MAX = 100;
 

@@ -296,6 +296,19 @@ describe('cursor paging', () => {
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'after' }] });
   });
 
+  it('pages past an item with a long name in four-byte characters', async () => {
+    const owner = await createAccount(t.orm);
+    const long = '\u{1F3B5}'.repeat(100); // 200 UTF-16 units, 400 bytes: a valid catalog name
+    await createCatalog(t.orm, { linkedTo: [owner.account.id], name: long });
+    await createCatalog(t.orm, { linkedTo: [owner.account.id], name: '\u{1F3B6}' });
+    const CATALOGS = 'query ($after: String) { catalogs(first: 1, after: $after) { items { name } pageInfo { endCursor hasNextPage } } }';
+    const first = await t.graphql(CATALOGS, {}, owner.headers);
+    expect(first.body.data.catalogs.items).toEqual([{ name: long }]);
+    const next = await t.graphql(CATALOGS, { after: first.body.data.catalogs.pageInfo.endCursor }, owner.headers);
+    expect(next.body.errors).toBeUndefined();
+    expect(next.body.data.catalogs).toEqual({ items: [{ name: '\u{1F3B6}' }], pageInfo: { endCursor: expect.any(String), hasNextPage: false } });
+  });
+
   describe('a cursor never reaches another parent or another tenant', () => {
     let aliceCatalog: string;
     let bobCatalog: string;
@@ -336,7 +349,7 @@ describe('cursor paging', () => {
       const hostile = [
         'not a cursor',
         '%%%',
-        'x'.repeat(513),
+        'x'.repeat(4097),
         Buffer.from('{"l":"Catalog.songs"').toString('base64url'),
         forged({ l: 'Catalog.songs', s: aliceCatalog, k: [] }),
         forged({ l: 'Catalog.songs', s: aliceCatalog, k: ["' or 1=1 --", 'extra'] }),

@@ -30,7 +30,7 @@ export type AccountStore = Pick<
 >;
 
 /** Cursors of the caller's organizations: by name, then id. */
-const ORGANIZATION_KEY = z.tuple([z.string().max(400), cursorKeys.uuid]);
+const ORGANIZATION_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
 

@@ -15,7 +15,7 @@ import type { AgentTemplateType } from './agent.types';
  */
 /** The list name of the templates a caller sees in cursors (its scope is the caller); by title, then id. */
 const TEMPLATES = 'Query.agentTemplates';
-const TEMPLATE_KEY = z.tuple([z.string().max(400), cursorKeys.uuid]);
+const TEMPLATE_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 export class AgentService {
   constructor(

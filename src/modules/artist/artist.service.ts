@@ -22,7 +22,7 @@ export interface RosterPageOf {
 
 /** The list name of a roster in cursors (its parent: the organization, account or caller whose roster it is); by name, then id. */
 const ROSTER = 'Query.artists';
-const ROSTER_KEY = z.tuple([z.string().max(400), cursorKeys.uuid]);
+const ROSTER_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 /** The access rules the service applies. */
 export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */

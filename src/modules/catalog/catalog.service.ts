@@ -56,7 +56,7 @@ const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(lis
 const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
   list,
   scope,
-  key: z.tuple([z.string().max(400), z.string().max(64)]),
+  key: z.tuple([z.string().max(1000), z.string().max(64)]),
   keyOf: (item) => [item.name, item.id] as const,
   compare: compareKeys(names, byCodePoint),
 });
@@ -131,7 +131,7 @@ export class CatalogService {
     return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
       list: 'Query.catalogs',
       scope: accountId,
-      key: z.tuple([z.string().max(400), cursorKeys.uuid]),
+      key: z.tuple([z.string().max(1000), cursorKeys.uuid]),
       keyOf: (catalog) => [catalog.name, catalog.id] as const,
       compare: compareKeys(byCodePoint, byCodePoint),
     });
