@@ -27,7 +27,7 @@ export const scenarios: Scenario[] = [
     method: 'POST',
     path: '/graphql',
     // Limits that hold the whole demo roster: without them the lists weigh their bounds (issue 30) and the cost is refused.
-    body: gql('{ artists(limit: 5) { name catalogs(limit: 3) { name songs(limit: 50) { items { isrc name artists { name } } } } } }'),
+    body: gql('{ artists(limit: 5) { items { name catalogs(limit: 3) { items { name songs(limit: 50) { items { isrc name artists { name } } } } } } } }'),
   },
 ];
 

@@ -69,11 +69,11 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     const res = await t.graphql(query, undefined, as.nora);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    const artists = res.body.data.artists as { name: string; research: { profile: { name: string } }; catalogs: { songs: { items: { stats: unknown }[] } }[] }[];
+    const artists = res.body.data.artists.items as { name: string; research: { profile: { name: string } }; catalogs: { items: { songs: { items: { stats: unknown }[] } }[] } }[];
     // Nora's roster (Northwind's): two artists, with their research profiles and catalogs' songs and stats.
     expect(artists.map((a) => a.name).sort()).toEqual(['Luna Waves', 'The Midnight Owls']);
     expect(artists.every((a) => a.research?.profile?.name)).toBe(true);
-    expect(artists.flatMap((a) => a.catalogs.flatMap((c) => c.songs.items)).length).toBeGreaterThan(0);
+    expect(artists.flatMap((a) => a.catalogs.items.flatMap((c) => c.songs.items)).length).toBeGreaterThan(0);
     const cost = costOf(res);
     expect(cost.requestedQueryCost).toBe(upperBound.cost);
     expect(cost.actualQueryCost).toBeGreaterThanOrEqual(1);
@@ -90,7 +90,7 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
 
   it('charges an account with no roster the one root field, whatever the upper bound', async () => {
     const res = await t.graphql(readmeComposedQuery(), undefined, as.otto);
-    expect(res.body.data).toEqual({ artists: [] });
+    expect(res.body.data).toEqual({ artists: { items: [] } });
     expect(costOf(res)).toMatchObject({ requestedQueryCost: weigh(readmeComposedQuery()).cost, actualQueryCost: 1 });
   });
 
@@ -100,7 +100,7 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     expect(costOf(invalid)).toMatchObject({ requestedQueryCost: null, actualQueryCost: 1 });
     expect(costOf(invalid).throttleStatus!.currentlyAvailable).toBe(remainingHeader(invalid));
 
-    const tooCostly = '{ artists { research { id } } }';
+    const tooCostly = '{ artists { items { research { id } } } }';
     expect(weigh(tooCostly).cost).toBeGreaterThan(600);
     const refused = await t.graphql(tooCostly, undefined, as.nora);
     expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -127,9 +127,9 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     expect(await pointsOf(`api:acct:${owner.account.id}`)).toBe(1);
 
     // Past GRAPHQL_MAX_COST it still answers the weight (1 point), where running it would be refused.
-    const heavy = await t.http().post('/graphql').set(owner.headers).send({ query: '{ artists { research { id } } }', extensions: { cost: { dryRun: true } } });
+    const heavy = await t.http().post('/graphql').set(owner.headers).send({ query: '{ artists { items { research { id } } } }', extensions: { cost: { dryRun: true } } });
     expect(heavy.status).toBe(200);
-    expect(costOf(heavy)).toMatchObject({ requestedQueryCost: 1002, actualQueryCost: 1, dryRun: true });
+    expect(costOf(heavy)).toMatchObject({ requestedQueryCost: 1003, actualQueryCost: 1, dryRun: true });
     // The composed query weighs the same dry as it is charged up front when run.
     const composed = await t.http().post('/graphql').set(owner.headers).send({ query: readmeComposedQuery(), extensions: { cost: { dryRun: true } } });
     expect(costOf(composed).requestedQueryCost).toBe(weigh(readmeComposedQuery()).cost);
@@ -307,11 +307,11 @@ describe('research points settled on the provider calls made (PROVIDERS=sandbox)
     await createArtist(t.orm, { rosterOf: owner.account.id, name: `Settled Artist ${owner.account.id.slice(0, 8)} A` });
     await createArtist(t.orm, { rosterOf: owner.account.id, name: `Settled Artist ${owner.account.id.slice(0, 8)} B` });
     const searches = () => t.providerMode.sandbox!.musicIntel.server.requests.filter((r) => r.path === '/api/search').length;
-    const query = '{ artists(limit: 5) { name research { id } } }';
+    const query = '{ artists(limit: 5) { items { name research { id } } } }';
     const before = searches();
     const first = await t.graphql(query, undefined, owner.headers);
     expect(first.body.errors).toBeUndefined();
-    expect(first.body.data.artists).toHaveLength(2);
+    expect(first.body.data.artists.items).toHaveLength(2);
     expect(searches() - before).toBe(2);
     // 5 research calls charged up front (5 artists at most), 2 made: 3 research points back. The weight: 1 root + 10 a call.
     expect(costOf(first)).toMatchObject({ requestedQueryCost: 51, actualQueryCost: 21 });

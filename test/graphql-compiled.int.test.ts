@@ -29,7 +29,7 @@ describe('GraphQL operations compiled once their document comes back', () => {
   let catalogId: string;
 
   const SONGS = `query Songs($input: CatalogSongsInput!) {
-    catalogSongs(input: $input) { items { isrc name artists: credits { name } } pagination { total_count page limit total_pages } }
+    catalogSongs(input: $input) { items { isrc name artists: credits { name } } pagination { total_count: totalCount page limit total_pages: totalPages } }
   }`;
 
   const operations = () => readOperations(t);

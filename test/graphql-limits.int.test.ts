@@ -146,12 +146,12 @@ describe('GraphQL documents that used to blow up', () => {
       ['operationName constructor', { query: 'query A { me { id } }', operationName: 'constructor' }],
       ['operationName __proto__', { query: 'query A { me { id } } query B { __typename }', operationName: '__proto__' }],
       ['two operations and no name', { query: 'query A { me { id } } query B { __typename }' }],
-      ['a variable of the wrong type', { query: 'query($n: Int!) { artists(limit: $n) { id } }', variables: { n: 'many' } }],
-      ['a missing required variable', { query: 'query($n: Int!) { artists(limit: $n) { id } }', variables: {} }],
+      ['a variable of the wrong type', { query: 'query($n: Int!) { artists(limit: $n) { items { id } } }', variables: { n: 'many' } }],
+      ['a missing required variable', { query: 'query($n: Int!) { artists(limit: $n) { items { id } } }', variables: {} }],
       ['a null non-null variable', { query: 'query($id: ID!) { artist(id: $id) { id } }', variables: { id: null } }],
       ['an unknown field', { query: '{ me { nope } }' }],
       ['a document that does not parse', { query: '{ me { id }' }],
-      ['a document too deep', { query: `{ ${'artists { catalogs { songs { items { '.repeat(4)} name ${'} } } } '.repeat(4)} }` }],
+      ['a document too deep', { query: `{ artists { items { ${'catalogs { items { songs { items { artists { '.repeat(4)} name ${'} } } } } '.repeat(4)} } } }` }],
     ];
     it.each(cases)('%s: the same code and message, no stack logged', async (_name, request) => {
       const logged = jest.spyOn(t.deps.logger, 'error');
@@ -225,7 +225,7 @@ describe('GraphQL answers bounded in size, and refused operations charged', () =
     const refusals = [
       aliasedIntrospection(9),
       '{ me { nope } }',
-      `{ ${'artists { catalogs { songs { items { '.repeat(4)} name ${'} } } } '.repeat(4)} }`,
+      `{ artists { items { ${'catalogs { items { songs { items { artists { '.repeat(4)} name ${'} } } } } '.repeat(4)} } } }`,
       '{ me { id }',
     ];
     const before = await remaining();

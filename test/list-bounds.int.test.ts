@@ -30,8 +30,8 @@ describe('bounds on every list (real PostgreSQL)', () => {
       const over = await t.http().get('/api/artists').query({ limit: 501 }).set(as.nora);
       expect(over.status).toBe(400);
       expect(over.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'limit' }] });
-      const graph = await t.graphql('{ artists(limit: 1, offset: 1) { id } }', {}, as.nora);
-      expect(graph.body.data.artists).toEqual([{ id: all.body.artists[1].id }]);
+      const graph = await t.graphql('{ artists(limit: 1, offset: 1) { items { id } } }', {}, as.nora);
+      expect(graph.body.data.artists.items).toEqual([{ id: all.body.artists[1].id }]);
     });
 
     it('answers at most 100 artists without a limit, however long the roster', async () => {
@@ -73,7 +73,7 @@ describe('bounds on every list (real PostgreSQL)', () => {
       expect(await count('select count(*)::int as n from catalogs')).toBe(before);
       const list = await t.http().get('/api/catalogs').set(as.otto);
       expect(list.body.catalogs).toHaveLength(100);
-      expect((await t.graphql('{ catalogs { id } }', {}, as.otto)).body.data.catalogs).toHaveLength(100);
+      expect((await t.graphql('{ catalogs { items { id } } }', {}, as.otto)).body.data.catalogs.items).toHaveLength(100);
     });
 
     it('a catalog linked to 50 accounts takes no 51st link (400 naming catalog_id); Catalog.accounts answers the 50', async () => {
@@ -91,8 +91,9 @@ describe('bounds on every list (real PostgreSQL)', () => {
       expect(link.status).toBe(400);
       expect(link.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'catalog_id', message: expect.stringContaining('50 accounts') }] });
       expect(await links()).toBe(50);
-      const graph = await t.graphql(`{ catalog(id: "${catalogId}") { accounts { id } } }`, {}, as.nora);
-      expect(graph.body.data.catalog.accounts).toHaveLength(50);
+      const graph = await t.graphql(`{ catalog(id: "${catalogId}") { accounts { items { id } pagination { totalCount } } } }`, {}, as.nora);
+      expect(graph.body.data.catalog.accounts.items).toHaveLength(50);
+      expect(graph.body.data.catalog.accounts.pagination.totalCount).toBe(50);
     });
   });
 
@@ -121,9 +122,11 @@ describe('bounds on every list (real PostgreSQL)', () => {
       expect(over.status).toBe(400);
       expect(over.body).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'title', message: expect.stringContaining('500 sessions') }] });
       expect(await count('select count(*)::int as n from sessions where account_id = ?', [me])).toBe(500);
-      expect((await t.graphql('{ sessions(limit: 500) { id } }', {}, as.ada)).body.data.sessions).toHaveLength(500);
+      expect((await t.graphql('{ sessions(limit: 500) { items { id } } }', {}, as.ada)).body.data.sessions.items).toHaveLength(500);
       // Paged: 100 without a limit, the rest from an offset; GET /api/sessions takes the same parameters.
-      expect((await t.graphql('{ sessions { id } }', {}, as.ada)).body.data.sessions).toHaveLength(100);
+      const firstPage = (await t.graphql('{ sessions { items { id } pagination { totalCount totalPages } pageInfo { hasNextPage } } }', {}, as.ada)).body.data.sessions;
+      expect(firstPage.items).toHaveLength(100);
+      expect(firstPage).toMatchObject({ pagination: { totalCount: 500, totalPages: 5 }, pageInfo: { hasNextPage: true } });
       const tail = await t.http().get('/api/sessions').query({ limit: 500, offset: 450 }).set(as.ada);
       expect(tail.body.sessions).toHaveLength(50);
 
@@ -171,9 +174,9 @@ describe('bounds on every list (real PostgreSQL)', () => {
   });
 
   it('Artist.catalogs and Song.catalogs answer the first `limit` by name (default 20, at most 100)', async () => {
-    const res = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 1) { name } all: catalogs { name } } }`, {}, as.nora);
-    expect(res.body.data.artist.catalogs).toEqual([res.body.data.artist.all[0]]);
-    const over = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 101) { name } } }`, {}, as.nora);
+    const res = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 1) { items { name } } all: catalogs { items { name } } } }`, {}, as.nora);
+    expect(res.body.data.artist.catalogs.items).toEqual([res.body.data.artist.all.items[0]]);
+    const over = await t.graphql(`{ artist(id: "${DEMO.luna}") { catalogs(limit: 101) { items { name } } } }`, {}, as.nora);
     expect(over.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'limit' }] });
   });
 });

@@ -16,7 +16,7 @@ const LIMITS = { RATE_LIMIT_PER_MINUTE: '12', RESEARCH_RATE_LIMIT_PER_MINUTE: '3
 const ME = '{ me { id name organizations { name } } }';
 /** 100 songs with their artists: weighs far more than `me`. */
 // 100 songs with at most 5 of their catalogs each: 600 objects, 7 points (with their artists, 50 a song at most, they would weigh 52).
-const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }';
+const HUNDRED_SONGS = 'query($id: ID!) { catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { items { id name } } } } }';
 
 function expectHeaders(res: supertest.Response, limit: number, remaining: number) {
   expect(res.headers['ratelimit-limit']).toBe(String(limit));
@@ -92,9 +92,9 @@ describe('request rate limits (real PostgreSQL)', () => {
     expect(catalog.status).toBe(200);
     const songs = await t.graphql(HUNDRED_SONGS, { id: catalog.body.catalog.id }, owner.headers);
     expect(songs.status).toBe(200);
-    // 10 left after `me` and the catalog; 100 songs with up to 5 catalogs each weigh 7, charged up front. The catalog
-    // is empty: settled on what was read (the root field), 6 of them come back.
-    expect(songs.body.extensions.cost).toMatchObject({ requestedQueryCost: 7, actualQueryCost: 1 });
+    // 10 left after `me` and the catalog; 100 songs with a page of up to 5 catalogs each weigh 8, charged up front. The catalog
+    // is empty: settled on what was read (the root field), 7 of them come back.
+    expect(songs.body.extensions.cost).toMatchObject({ requestedQueryCost: 8, actualQueryCost: 1 });
     expectHeaders(songs, 12, 9);
 
     const aliases = Array.from({ length: 201 }, (_, i) => `m${i}: me { id }`).join(' ');
@@ -106,7 +106,7 @@ describe('request rate limits (real PostgreSQL)', () => {
     expectHeaders(after, 12, 7);
 
     // Two pages weigh 14 up front: more than the 7 left, whatever they would read.
-    const twoPages = HUNDRED_SONGS.replace('catalogSongs', 'a: catalogSongs').replace(/ }$/, ` b: catalogSongs(input: { catalog_id: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { id name } } } }`);
+    const twoPages = HUNDRED_SONGS.replace('catalogSongs', 'a: catalogSongs').replace(/ }$/, ` b: catalogSongs(input: { catalogId: $id, limit: 100 }) { items { isrc catalogs(limit: 5) { items { id name } } } } }`);
     const overBudget = await t.graphql(twoPages, { id: catalog.body.catalog.id }, owner.headers);
     expect(overBudget.status).toBe(429);
     expect(overBudget.body.errors[0]).toMatchObject({ message: expect.stringMatching(/rate limit/i), extensions: { code: 'RATE_LIMITED' } });

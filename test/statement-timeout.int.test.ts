@@ -69,7 +69,7 @@ describe('DATABASE_STATEMENT_TIMEOUT_MS: a statement past it is a 504, not a 500
     expect(rest.headers['retry-after']).toBe('5');
     expect(rest.text).not.toMatch(/select|catalogs c|statement timeout|57014/i);
 
-    const graph = await t.graphql('{ catalogs { id name } }', {}, as.nora);
+    const graph = await t.graphql('{ catalogs { items { id name } } }', {}, as.nora);
     expect(graph.body.errors[0]).toMatchObject({ message: expect.stringMatching(/database did not answer in time/), extensions: { code: 'PROVIDER_TIMEOUT' } });
     expect(graph.text).not.toMatch(/select|statement timeout|57014/i);
     // Nothing is left waiting: PostgreSQL ended the statements itself.
@@ -115,7 +115,7 @@ describe('a statement is cancelled when its client goes away before the answer',
 
   it('GraphQL: the same', async () => {
     lock = await lockCatalogs(t.db.url);
-    const body = JSON.stringify({ query: '{ catalogs { id name } }' });
+    const body = JSON.stringify({ query: '{ catalogs { items { id name } } }' });
     const head = `POST /graphql HTTP/1.1\r\nHost: x\r\nx-api-key: ${as.nora['x-api-key']}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     await requestThenLeave(port, head, async () => (await waiting(t)) === 1);
     await until('the statement is cancelled', async () => (await waiting(t)) === 0);

@@ -151,7 +151,7 @@ export class MasClient {
   }
 
   listKeys() {
-    return this.request(ApiKeysDocument, {}).then((d) => answered(d.apiKeys, 'apiKeys'));
+    return this.request(ApiKeysDocument, {}).then((d) => answered(d.apiKeys, 'apiKeys').items);
   }
 
   createKey(name: string) {

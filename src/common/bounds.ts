@@ -21,6 +21,14 @@ export const LIST_BOUNDS = {
   sessionsPerAccount: 500,
   /** Chats of one session (Session.chats, GET /api/sessions/{id}/chats). */
   chatsPerSession: 200,
+  /**
+   * Items of a list nested in a provider's answer (a track's artists, collaborators, labels,
+   * distributors, genres, links and source ids; a collaborator's roles; a platform artist's genres
+   * and images): the first ones as the provider orders them.
+   */
+  providerItems: 100,
+  /** Genres Query.researchGenres answers (the provider's genre list, which is a fixed taxonomy), in the provider's order. */
+  researchGenres: 1000,
   /** API keys Query.apiKeys answers, newest first, revoked ones included (unrevoked keys are capped at 25 by the key service). */
   apiKeysListed: 100,
 } as const;

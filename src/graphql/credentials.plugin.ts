@@ -4,6 +4,9 @@ import { getMetadataStorage } from 'type-graphql';
 import { AppError } from '../common/errors';
 import type { Context } from './context';
 
+/** `_service` (the router's schema read) and `_entities` (references, null where the caller reaches nothing). */
+const FEDERATION_FIELDS = new Set(['_service', '_entities']);
+
 const ROOTS = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
 
 /**
@@ -56,7 +59,8 @@ export function credentialsRequired(publicFields: ReadonlySet<string> = publicRo
           if (contextValue.viewer || !operation) return;
           const root = ROOTS[operation.operation];
           for (const name of rootFieldNames(document, operation)) {
-            if (name.startsWith('__') || publicFields.has(`${root}.${name}`)) continue;
+            // Federation's own fields have their own gate (the router's secret) and answer for themselves.
+            if (name.startsWith('__') || FEDERATION_FIELDS.has(name) || publicFields.has(`${root}.${name}`)) continue;
             throw new AppError('UNAUTHENTICATED', 'Missing credentials: send x-api-key or Authorization: Bearer');
           }
         },

@@ -73,14 +73,21 @@ export interface PrefetchPlan {
 /**
  * Plans reading ahead, in the statement that reads the current field's items (of type `itemType`,
  * whose id is the SQL expression `parentId`), every selected relation a module can read ahead.
+ * `sets` are the selections on the items: the field's own (a list), or its `items` (a page: see pageItemSets).
  */
-export function planPrefetch(ctx: Context, info: GraphQLResolveInfo, itemType: string, parentId: string): PrefetchPlan {
+export function planPrefetch(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  itemType: string,
+  parentId: string,
+  sets: readonly (SelectionSetNode | undefined)[] = info.fieldNodes.map((n) => n.selectionSet),
+): PrefetchPlan {
   const type = info.schema.getType(itemType);
   const prefetches = ctx.deps.prefetches ?? {};
   const planned: { column: string; field: PrefetchField; prefetch: RelationPrefetch }[] = [];
   const columns: SqlCondition[] = [];
   if (isObjectType(type)) {
-    const fields = childFields(info, info.fieldNodes.map((n) => n.selectionSet), type);
+    const fields = childFields(info, sets, type);
     for (const name of new Set(fields.map((f) => f.node.name.value))) {
       const prefetch = prefetches[`${itemType}.${name}`];
       const field = prefetch && onlyField(fields, name);
@@ -103,4 +110,13 @@ export function planPrefetch(ctx: Context, info: GraphQLResolveInfo, itemType: s
       return rows;
     },
   };
+}
+
+/** The selections on a page field's items: its `items` selections (fragments followed), for planPrefetch. */
+export function pageItemSets(info: GraphQLResolveInfo): (SelectionSetNode | undefined)[] {
+  const pageType = getNamedType(info.returnType);
+  if (!isObjectType(pageType)) return [];
+  return childFields(info, info.fieldNodes.map((n) => n.selectionSet), pageType)
+    .filter((f) => f.node.name.value === 'items')
+    .map((f) => f.node.selectionSet);
 }

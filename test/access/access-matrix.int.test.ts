@@ -6,7 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import { routeTable } from '../../src/http/rest/routes';
 import type { RestRoute } from '../../src/http/rest/route';
 import { restFields } from '../../src/http/rest/documents';
-import { operationField } from '../../src/http/rest/inputs';
+import { operationField, restFieldName } from '../../src/http/rest/inputs';
 import { buildPlainSchema } from '../../src/graphql/schema';
 import { operations, resolvers } from '../../src/modules';
 import { router } from '../demo';
@@ -22,7 +22,7 @@ const routes = routeTable(operations).map((route) => ({ route, key: `${route.met
 let schema: GraphQLSchema;
 /** The query or body members a route takes (its operation's fields, and the keys it refuses with a message of their own). */
 const takenBy = (route: RestRoute) =>
-  new Set([...restFields(operationField(schema, route.operation)).fields.map((f) => f.name), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
+  new Set([...restFields(operationField(schema, route.operation)).fields.map((f) => restFieldName(route, f.name)), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
 const cases = loadCases();
 const allCases: CaseName[] = [...CREDENTIAL_CASES, ...ACCOUNT_CASES];
 

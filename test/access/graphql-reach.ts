@@ -112,14 +112,14 @@ export interface ReachRead {
 /** A research artist per owner whose one track carries the owner's ISRC (a stored provider answer: public data). */
 const RESEARCH_ARTIST: Record<Owner, string> = { alice: '9800001', bob: '9800002', carol: '9800003', orgB: '9800004' };
 
-const SONG_FIELDS = 'isrc name lyrics artists { id } catalogs { id }';
+const SONG_FIELDS = 'isrc name lyrics artists { id } catalogs { items { id } }';
 const entity = (typename: string, key: Record<string, string>, fields: string): GraphqlRequest => ({
   query: `query($r: [_Any!]!) { _entities(representations: $r) { ... on ${typename} { ${fields} } } }`,
   variables: { r: [{ __typename: typename, ...key }] },
   router: true,
 });
 const first = (data: Record<string, unknown> | null | undefined) => (data?._entities as unknown[] | undefined)?.[0] ?? null;
-const songOf = (r: OwnedRows) => ({ isrc: r.isrc, name: r.songName, lyrics: r.lyrics, artists: [{ id: r.artistId }], catalogs: [{ id: r.catalogId }] });
+const songOf = (r: OwnedRows) => ({ isrc: r.isrc, name: r.songName, lyrics: r.lyrics, artists: [{ id: r.artistId }], catalogs: { items: [{ id: r.catalogId }] } });
 
 export const READS: Record<string, ReachRead> = {
   'Query.song(isrc)': {

@@ -120,7 +120,7 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
   });
 
   describe('finding 3: song reads follow the catalogs the caller reaches', () => {
-    const SONG = 'query($isrc: String!) { song(isrc: $isrc) { isrc name album lyrics artists { id name } catalogs { id } } }';
+    const SONG = 'query($isrc: String!) { song(isrc: $isrc) { isrc name album lyrics artists { id name } catalogs { items { id } } } }';
     const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc name album lyrics } } }';
 
     it('song(isrc) answers NOT_FOUND for an ISRC held only in catalogs out of reach, like an unknown one', async () => {
@@ -133,7 +133,7 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
       expect((await t.graphql(SONG, { isrc: 'GBNWR2400001' }, as.otto)).body.errors[0].extensions.code).toBe('NOT_FOUND');
 
       const sam = await t.graphql(SONG, { isrc: 'DEKAI2400007' }, as.sam);
-      expect(sam.body.data.song).toEqual({ isrc: 'DEKAI2400007', name: 'Concrete Bloom', album: null, lyrics: 'Concrete Bloom\n(demo lyrics)', artists: [{ id: DEMO.kai, name: 'Kai Rivers' }], catalogs: [{ id: DEMO.catalogKai }] });
+      expect(sam.body.data.song).toEqual({ isrc: 'DEKAI2400007', name: 'Concrete Bloom', album: null, lyrics: 'Concrete Bloom\n(demo lyrics)', artists: [{ id: DEMO.kai, name: 'Kai Rivers' }], catalogs: { items: [{ id: DEMO.catalogKai }] } });
       expect((await t.graphql(SONG, { isrc: 'DEKAI2400007' }, as.ada)).body.data.song.name).toBe('Concrete Bloom');
     });
 
@@ -153,7 +153,7 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
     it("Otto's copy of an ISRC is what Otto reads; Northwind's copy is what Northwind reads", async () => {
       const mine = await newCatalog(as.otto, 'Otto copy');
       expect((await postSongs(as.otto, [{ catalog_id: mine, isrc: 'USNWR2400005', name: 'Not Neon', lyrics: 'otto words' }])).status).toBe(200);
-      expect((await t.graphql(SONG, { isrc: 'USNWR2400005' }, as.otto)).body.data.song).toEqual({ isrc: 'USNWR2400005', name: 'Not Neon', album: null, lyrics: 'otto words', artists: [], catalogs: [{ id: mine }] });
+      expect((await t.graphql(SONG, { isrc: 'USNWR2400005' }, as.otto)).body.data.song).toEqual({ isrc: 'USNWR2400005', name: 'Not Neon', album: null, lyrics: 'otto words', artists: [], catalogs: { items: [{ id: mine }] } });
       expect((await t.graphql(SONG, { isrc: 'USNWR2400005' }, as.nora)).body.data.song).toMatchObject({ name: 'Neon Feathers', lyrics: 'Neon Feathers\n(demo lyrics)', artists: [{ id: DEMO.owls, name: 'The Midnight Owls' }] });
     });
 
@@ -162,7 +162,7 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
       expect((await postSongs(as.sam, [{ catalog_id: DEMO.catalogShared, isrc, name: 'Salt & Static (sync cut)' }])).status).toBe(200);
       const first = await t.graphql(SONG, { isrc }, as.nora);
       expect(first.body.data.song.name).toBe('Salt & Static (sync cut)');
-      expect(first.body.data.song.catalogs.map((c: { id: string }) => c.id).sort()).toEqual([DEMO.catalogNorthwind, DEMO.catalogShared].sort());
+      expect(first.body.data.song.catalogs.items.map((c: { id: string }) => c.id).sort()).toEqual([DEMO.catalogNorthwind, DEMO.catalogShared].sort());
       expect((await postSongs(as.nora, [{ catalog_id: DEMO.catalogNorthwind, isrc, album: 'Shoreline (deluxe)' }])).status).toBe(200);
       const second = await t.graphql(SONG, { isrc }, as.nora);
       expect(second.body.data.song).toMatchObject({ name: 'Salt & Static', album: 'Shoreline (deluxe)' });
@@ -174,11 +174,11 @@ describe('ownership of rows reached by a natural key (real PostgreSQL)', () => {
       expect(res.status).toBe(200);
       expect(res.body.songs[0].artists.map((a: { id: string }) => a.id)).toEqual([DEMO.kai]);
 
-      const query = `{ artist(id: "${DEMO.kai}") { songs(limit: 100) { items { isrc name lyrics } } catalogs { id } } }`;
+      const query = `{ artist(id: "${DEMO.kai}") { songs(limit: 100) { items { isrc name lyrics } } catalogs { items { id } } } }`;
       const sam = await t.graphql(query, {}, as.sam);
       expect(sam.body.errors).toBeUndefined();
       expect(sam.body.data.artist.songs.items.map((s: { isrc: string }) => s.isrc)).not.toContain('GBNWR2600555');
-      expect(sam.body.data.artist.catalogs.map((c: { id: string }) => c.id)).not.toContain(DEMO.catalogNorthwind);
+      expect(sam.body.data.artist.catalogs.items.map((c: { id: string }) => c.id)).not.toContain(DEMO.catalogNorthwind);
       const ada = await t.graphql(query, {}, as.ada);
       expect(ada.body.data.artist.songs.items).toContainEqual({ isrc: 'GBNWR2600555', name: 'Secret duet', lyrics: 'unreleased' });
     });

@@ -172,8 +172,8 @@ describe('through @apollo/gateway and Hive Gateway: this service and a foreign s
   const gateways = () => stack.gateways();
 
   // The README's composed research query (roster → catalogs → songs → stats), with the notes subgraph's fields on the way.
-  const RESEARCH = `{ artists(limit: 5) { id name notes { text } catalogs(limit: 5) { name songs(limit: 20) { items { isrc name notes { text }
-    stats(source: "platform_a") { stats { source } } } } } } }`;
+  const RESEARCH = `{ artists(limit: 5) { items { id name notes { text } catalogs(limit: 5) { items { name songs(limit: 20) { items { isrc name notes { text }
+    stats(source: "platform_a") { stats { source } } } } } } } } }`;
 
   it('answers the composed research query as the service does, with the foreign subgraph’s fields added', async () => {
     const direct = await post(music, RESEARCH.replace(/ notes \{ text \}/g, ''), as.nora);
@@ -181,12 +181,12 @@ describe('through @apollo/gateway and Hive Gateway: this service and a foreign s
     for (const [name, url] of gateways()) {
       const answer = await post(url, RESEARCH, as.nora);
       expect({ name, status: answer.status, errors: answer.body.errors }).toEqual({ name, status: 200, errors: undefined });
-      const artists = answer.body.data!.artists as { id: string; notes: { text: string }[]; catalogs: { songs: { items: { isrc: string; notes: { text: string }[]; stats: unknown }[] } }[] }[];
+      const artists = (answer.body.data!.artists as { items: unknown }).items as { id: string; notes: { text: string }[]; catalogs: { items: { songs: { items: { isrc: string; notes: { text: string }[]; stats: unknown }[] } }[] } }[];
       // Without the notes, exactly the service's own answer.
       const stripped = JSON.parse(JSON.stringify(answer.body.data, (key, value) => (key === 'notes' ? undefined : value)));
       expect(stripped).toEqual(direct.body.data);
       expect(artists.find((a) => a.id === DEMO.luna)!.notes).toEqual([{ text: `about Artist ${DEMO.luna}` }]);
-      const song = artists.flatMap((a) => a.catalogs.flatMap((c) => c.songs.items)).find((s) => s.isrc === 'GBNWR2400002')!;
+      const song = artists.flatMap((a) => a.catalogs.items.flatMap((c) => c.songs.items)).find((s) => s.isrc === 'GBNWR2400002')!;
       expect(song.notes).toEqual([{ text: 'about Song GBNWR2400002' }]);
       expect(song.stats).not.toBeNull();
     }

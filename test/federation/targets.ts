@@ -40,8 +40,8 @@ export const TARGETS: FederationTarget[] = [
     // Kai Rivers is on Southside's roster, which Nora cannot reach.
     hidden: DEMO.kai,
     expected: { id: DEMO.luna, name: 'Luna Waves' },
-    rootQuery: '{ artists { id name notes { text } } }',
-    rootListPath: ['artists'],
+    rootQuery: '{ artists { items { id name notes { text } } } }',
+    rootListPath: ['artists', 'items'],
   },
   {
     typeName: 'Song',
@@ -65,8 +65,8 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.catalogNorthwind,
     hidden: DEMO.catalogKai,
     expected: { id: DEMO.catalogNorthwind, name: 'Northwind Masters' },
-    rootQuery: '{ catalogs { id name notes { text } } }',
-    rootListPath: ['catalogs'],
+    rootQuery: '{ catalogs { items { id name notes { text } } } }',
+    rootListPath: ['catalogs', 'items'],
   },
   {
     typeName: 'Organization',
@@ -77,8 +77,8 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.northwind,
     hidden: DEMO.southside,
     expected: { id: DEMO.northwind, name: 'Northwind Records' },
-    rootQuery: '{ organizations { id name notes { text } } }',
-    rootListPath: ['organizations'],
+    rootQuery: '{ organizations { items { id name notes { text } } } }',
+    rootListPath: ['organizations', 'items'],
   },
   {
     typeName: 'AgentTemplate',
@@ -89,7 +89,7 @@ export const TARGETS: FederationTarget[] = [
     visible: DEMO.templatePublic,
     hidden: DEMO.templatePrivate,
     expected: { id: DEMO.templatePublic, title: 'Playlist pitch writer' },
-    rootQuery: '{ agentTemplates { id title notes { text } } }',
-    rootListPath: ['agentTemplates'],
+    rootQuery: '{ agentTemplates { items { id title notes { text } } } }',
+    rootListPath: ['agentTemplates', 'items'],
   },
 ];

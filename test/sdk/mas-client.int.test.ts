@@ -156,7 +156,8 @@ describe('SDK retries (real PostgreSQL, low rate limit)', () => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    // Two listKeys fit a minute (each weighs 2 points: a page of up to 100 keys), the third does not.
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
     url = await listen(t);
   });
   afterAll(async () => {

@@ -70,7 +70,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
     runs(input: { runId: $runId, page: $page, limit: $limit, accountId: $account_id }) {
       items { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts error outputExpiredAt
         output { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec } }
-      pagination { total_count page limit total_pages } } }`;
+      pagination { total_count: totalCount page limit total_pages: totalPages } } }`;
 
   describe('GET /api/agents/templates', () => {
     it('costs 2 statements over REST and GraphQL', async () => {
@@ -78,7 +78,7 @@ describe('statements per request: agent templates and render runs (real PostgreS
       expect(rest.status).toBe(200);
       expect(rest.body.templates.length).toBeGreaterThan(150);
       const gql = await costsTwo('GraphQL agentTemplates', () => t.graphql(AgentTemplatesDocument, {}, as.nora));
-      expect(gql.body.data.agentTemplates).toHaveLength(rest.body.templates.length);
+      expect(gql.body.data.agentTemplates.items).toHaveLength(rest.body.templates.length);
     });
 
     it('still refuses a caller without credentials', async () => {

@@ -11,7 +11,7 @@ const ROWS = 120;
 const ARTIST_SOCIALS_BY_ID = `query ArtistSocialsById($input: ArtistSocialsByIdInput!) {
   artistSocialsById(input: $input) {
     items { id social_id: socialId username profile_url: profileUrl avatar bio follower_count: followerCount following_count: followingCount region updated_at: updatedAt }
-    pagination { total_count page limit total_pages }
+    pagination { total_count: totalCount page limit total_pages: totalPages }
   }
 }`;
 
@@ -145,43 +145,43 @@ describe('statements per request: catalog songs and artist socials (real Postgre
 
   describe('the composed roster query: artists → socials, catalogs → accounts, songs → credits', () => {
     const ROSTER = `query Roster($limit: Int) {
-      artists {
+      artists { items {
         id name image
-        socials(limit: $limit) { items { id username profile_url: profileUrl updated_at: updatedAt } pagination { total_count page limit total_pages } }
-        catalogs {
+        socials(limit: $limit) { items { id username profile_url: profileUrl updated_at: updatedAt } pagination { total_count: totalCount page limit total_pages: totalPages } }
+        catalogs { items {
           id name created_at: createdAt
-          accounts { id name kind }
-          songs(limit: $limit) { items { isrc name updated_at: updatedAt credits { id name timestamp } artists { id name } } pagination { total_count total_pages } }
-        }
-      }
+          accounts { items { id name kind } }
+          songs(limit: $limit) { items { isrc name updated_at: updatedAt credits { id name timestamp } artists { id name } } pagination { total_count: totalCount total_pages: totalPages } }
+        } }
+      } }
     }`;
     /** The same query with each relation selected a second time under an alias: nothing is read ahead, every relation goes through its resolver. */
-    const UNPLANNED = ROSTER.replace('catalogs {', 'again: catalogs { id } catalogs {').replace('socials(limit: $limit)', 'again2: socials(limit: 1) { pagination { total_count } } socials(limit: $limit)');
+    const UNPLANNED = ROSTER.replace('catalogs {', 'again: catalogs { items { id } } catalogs {').replace('socials(limit: $limit)', 'again2: socials(limit: 1) { pagination { total_count: totalCount } } socials(limit: $limit)');
 
     it.each(PAGES)('page of %i: the rate-limit charge and one read (was one read per relation), the same answer as the resolvers give', async (limit) => {
       await warm();
       const m = await measure(() => t.graphql(ROSTER, { limit }, as.nora));
       expect(m.result.body.errors).toBeUndefined();
       expect(spent(m)).toEqual(within(m.statements));
-      const artists = (m.result.body.data as { artists: { id: string; socials: { items: unknown[] }; catalogs: { name: string; songs: { items: unknown[] } }[] }[] }).artists;
+      const artists = (m.result.body.data as { artists: { items: { id: string; socials: { items: unknown[] }; catalogs: { items: { name: string; songs: { items: unknown[] } }[] } }[] } }).artists.items;
       const mine = artists.find((a) => a.id === artistId)!;
       expect(mine.socials.items).toHaveLength(limit);
-      expect(mine.catalogs.find((c) => c.name === 'Statements catalog')!.songs.items).toHaveLength(limit);
+      expect(mine.catalogs.items.find((c) => c.name === 'Statements catalog')!.songs.items).toHaveLength(limit);
 
       await warm();
       const slow = await measure(() => t.graphql(UNPLANNED, { limit }, as.nora));
       expect(slow.result.body.errors).toBeUndefined();
       // Without the read-ahead: roster, reach, socials, catalogs, accounts, songs (the credits come with the page).
       expect(slow.count).toBeGreaterThan(BUDGET + 2);
-      const plain = (slow.result.body.data as { artists: Record<string, unknown>[] }).artists.map(({ again: _a, again2: _b, ...artist }) => artist);
+      const plain = (slow.result.body.data as { artists: { items: Record<string, unknown>[] } }).artists.items.map(({ again: _a, again2: _b, ...artist }) => artist);
       expect(artists).toEqual(plain);
     });
 
     it('keeps reach: an account_id roster of another organization is refused, and Otto sees no one else\'s roster', async () => {
-      const refused = await t.graphql('query($id: ID) { artists(accountId: $id) { id socials { items { id } } catalogs { id } } }', { id: DEMO.southside }, as.nora);
+      const refused = await t.graphql('query($id: ID) { artists(accountId: $id) { items { id socials { items { id } } catalogs { items { id } } } } }', { id: DEMO.southside }, as.nora);
       expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
       const otto = await t.graphql(ROSTER, { limit: 20 }, as.otto);
-      expect(otto.body.data).toEqual({ artists: [] });
+      expect(otto.body.data).toEqual({ artists: { items: [] } });
     });
   });
 });

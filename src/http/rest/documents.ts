@@ -15,16 +15,24 @@ import type { RestRoute } from './route';
 import { REST_SHAPES } from './shapes';
 
 /**
+ * Members of a paged operation's input that REST does not take: cursor paging (`first`, `after`).
+ * A REST page answers `pagination`, not `pageInfo`, so it carries no cursor to page on with; REST
+ * pages by `page` and `limit` (src/common/paging.ts).
+ */
+export const GRAPHQL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['first', 'after']);
+
+/**
  * The fields a REST route takes (path, query or body): the members of the operation's one `input`
- * argument when it has one (a mutation's input type, a complex query's), else its arguments.
+ * argument when it has one (a mutation's input type, a complex query's), else its arguments;
+ * cursor paging's members left out (GRAPHQL_ONLY_MEMBERS).
  */
 export function restFields(field: GraphQLField<unknown, unknown>): { fields: readonly (GraphQLArgument | GraphQLInputField)[]; inputArg?: string } {
   const [only] = field.args;
   if (field.args.length === 1 && only!.name === 'input') {
     const type = isNonNullType(only!.type) ? only!.type.ofType : only!.type;
-    if (isInputObjectType(type)) return { fields: Object.values(type.getFields()), inputArg: 'input' };
+    if (isInputObjectType(type)) return { fields: Object.values(type.getFields()).filter((f) => !GRAPHQL_ONLY_MEMBERS.has(f.name)), inputArg: 'input' };
   }
-  return { fields: field.args };
+  return { fields: field.args.filter((a) => !GRAPHQL_ONLY_MEMBERS.has(a.name)) };
 }
 
 /** The REST shapes (named fragments) a selection uses, with those they use in turn. */

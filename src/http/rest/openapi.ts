@@ -433,6 +433,8 @@ function answerSchema(schema: GraphQLSchema, route: RestRoute, document: Documen
       required: ['status', envelope.key, ...(body.required?.includes('pagination') ? ['pagination'] : [])],
       properties: { status, [envelope.key]: body.properties.items!, pagination: body.properties.pagination! },
     };
+  } else if (envelope.items) {
+    wrapped = { type: 'object', required: ['status', envelope.key], properties: { status, [envelope.key]: body.properties.items! } };
   } else {
     wrapped = { type: 'object', required: ['status', envelope.key], properties: { status, [envelope.key]: result } };
   }

@@ -54,12 +54,13 @@ export interface RestRoute {
  * The REST envelope around an operation's result, `{ status: "success", ... }`:
  * - `{ key }`: the result under `key` (`{status, catalog}`, `{status, catalogs}`);
  * - `{ key, page: true }`: a page's items under `key`, and its `pagination`;
+ * - `{ key, items: true }`: a page's items under `key` alone (a list the contract answers whole, a page in the graph);
  * - `{ spread: true }`: the result's own members beside `status`.
  * `name` is its OpenAPI component (one name may serve several routes with the same answer);
  * `status` its status member when the contract says other than `success` (an accepted render: `processing`).
  * A page whose pagination is null (the type allows it) passes it on as null.
  */
-export type RestEnvelope = { name: string; description?: string; status?: string } & ({ key: string; page?: boolean } | { spread: true });
+export type RestEnvelope = { name: string; description?: string; status?: string } & ({ key: string; page?: boolean; items?: boolean } | { spread: true });
 
 /** The contract's answer for an operation's result. */
 export function wrapAnswer(envelope: RestEnvelope | undefined, result: unknown): unknown {
@@ -70,5 +71,6 @@ export function wrapAnswer(envelope: RestEnvelope | undefined, result: unknown):
     const page = result as { items: unknown[]; pagination: unknown };
     return { status, [envelope.key]: page.items, pagination: page.pagination };
   }
+  if (envelope.items) return { status, [envelope.key]: (result as { items: unknown[] }).items };
   return { status, [envelope.key]: result };
 }

@@ -22,7 +22,7 @@ const SOCIALS_PAGE: Pick<RestRoute, 'select' | 'answer'> = {
 export const restRoutes: RestRoute[] = [
   // account
   { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'], select: '...AccountProfile', answer: { key: 'account', name: 'MeResult' } },
-  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organizations', name: 'OrganizationsResult' } },
+  { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'], select: 'items { ...Organization }', answer: { key: 'organizations', items: true, name: 'OrganizationsResult' } },
   { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organization', name: 'OrganizationResult' } },
   {
     operation: 'Mutation.addOrganizationMember',
@@ -52,7 +52,7 @@ export const restRoutes: RestRoute[] = [
   // auth
   { operation: 'Mutation.signupAgent', method: 'POST', path: '/agents/signup', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
   { operation: 'Mutation.verifyAgent', method: 'POST', path: '/agents/verify', public: true, tags: ['onboarding'], errors: ['RATE_LIMITED'], select: '...OnboardingResult' },
-  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'keys', name: 'ApiKeysResult' } },
+  { operation: 'Query.apiKeys', method: 'GET', path: '/keys', tags: ['keys'], refusedFields: personal, select: 'items { ...ApiKey }', answer: { key: 'keys', items: true, name: 'ApiKeysResult' } },
   {
     operation: 'Mutation.createApiKey',
     method: 'POST',
@@ -80,7 +80,7 @@ export const restRoutes: RestRoute[] = [
     tags: ['artists'],
     ...SOCIALS_PAGE,
   },
-  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artists', name: 'ArtistsResult' } },
+  { operation: 'Query.artists', method: 'GET', path: '/artists', tags: ['artists'], select: 'items { ...RosterArtist }', answer: { key: 'artists', items: true, name: 'ArtistsResult' } },
   { operation: 'Mutation.createArtist', method: 'POST', path: '/artists', tags: ['artists'], select: '...RosterArtist', answer: { key: 'artist', name: 'ArtistResult' } },
   {
     operation: 'Mutation.upsertArtistSocial',
@@ -92,7 +92,14 @@ export const restRoutes: RestRoute[] = [
   },
 
   // catalog
-  { operation: 'Query.catalogs', method: 'GET', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalogs', name: 'CatalogsResult' } },
+  {
+    operation: 'Query.catalogs',
+    method: 'GET',
+    path: '/catalogs',
+    tags: ['catalogs'],
+    select: 'items { ...CatalogRecord }',
+    answer: { key: 'catalogs', items: true, name: 'CatalogsResult', description: 'Answer of GET /api/catalogs and DELETE /api/catalogs' },
+  },
   { operation: 'Mutation.addCatalog', method: 'POST', path: '/catalogs', tags: ['catalogs'], select: '...CatalogRecord', answer: { key: 'catalog', name: 'CatalogResult' } },
   {
     operation: 'Mutation.removeCatalogs',
@@ -133,8 +140,8 @@ export const restRoutes: RestRoute[] = [
     method: 'GET',
     path: '/agents/templates',
     tags: ['agent templates'],
-    select: '...AgentTemplate',
-    answer: { key: 'templates', name: 'AgentTemplatesResult' },
+    select: 'items { ...AgentTemplate }',
+    answer: { key: 'templates', items: true, name: 'AgentTemplatesResult' },
   },
   {
     operation: 'Mutation.createAgentTemplate',
@@ -172,7 +179,7 @@ export const restRoutes: RestRoute[] = [
   },
 
   // session
-  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'sessions', name: 'SessionsResult' } },
+  { operation: 'Query.sessions', method: 'GET', path: '/sessions', tags: ['sessions'], select: 'items { ...Session }', answer: { key: 'sessions', items: true, name: 'SessionsResult' } },
   { operation: 'Mutation.createSession', method: 'POST', path: '/sessions', tags: ['sessions'], select: '...Session', answer: { key: 'session', name: 'SessionResult' } },
   { operation: 'Query.sessionChats', method: 'GET', path: '/sessions/:sessionId/chats', tags: ['sessions'], select: '...SessionChatsResult' },
   {

@@ -4,7 +4,7 @@
  * OpenAPI component that documents it. Routes spread them in their `select`.
  */
 export const REST_SHAPES: Record<string, string> = {
-  Pagination: 'fragment Pagination on Pagination { total_count page limit total_pages }',
+  Pagination: 'fragment Pagination on Pagination { total_count: totalCount page limit total_pages: totalPages }',
 
   // catalog
   CatalogRecord: 'fragment CatalogRecord on Catalog { id name created_at: createdAt updated_at: updatedAt }',
@@ -57,7 +57,7 @@ export const REST_SHAPES: Record<string, string> = {
   PlatformSearchResult:
     'fragment PlatformSearchResult on PlatformSearchResult { artists { ...PlatformArtistsPage } albums tracks playlists shows episodes audiobooks }',
   PlatformArtistsPage:
-    'fragment PlatformArtistsPage on PlatformArtistsPage { href items { ...PlatformArtist } limit next offset previous total }',
+    'fragment PlatformArtistsPage on PlatformArtistResults { href items { ...PlatformArtist } limit next offset previous total }',
   PlatformArtist:
     'fragment PlatformArtist on PlatformArtist { external_urls: externalUrls { ...PlatformExternalUrls } followers { ...PlatformFollowers } genres href id images { ...PlatformImage } name popularity type uri }',
   PlatformExternalUrls: 'fragment PlatformExternalUrls on PlatformExternalUrls { platform_a: platformA }',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../common/validation';
+import { limitArg, pageArg, uuid } from '../../common/validation';
 
 export const organizationName = z
   .string()
@@ -28,3 +28,11 @@ export type CreateOrganizationInput = z.output<typeof createOrganizationInput>;
 export type AddMemberInput = z.output<typeof addMemberInput>;
 export type RemoveMemberInput = z.output<typeof removeMemberInput>;
 export type DeleteOrganizationInput = z.output<typeof deleteOrganizationInput>;
+
+/** Organizations one page answers by default, and at most (Query.organizations, GET /api/organizations). */
+export const ORGANIZATIONS_PAGE_DEFAULT = 100;
+export const ORGANIZATIONS_PAGE_MAX = 500;
+export const organizationsInput = z.object({
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg(ORGANIZATIONS_PAGE_MAX, ORGANIZATIONS_PAGE_DEFAULT).describe(`Organizations per page, 1 to ${ORGANIZATIONS_PAGE_MAX}, default ${ORGANIZATIONS_PAGE_DEFAULT}`),
+});

@@ -1,3 +1,5 @@
+import type { Position } from '../../common/paging';
+import { skippedSql } from '../../db/pages';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
 import { Account, AccountKind, Membership } from './account.entity';
@@ -50,14 +52,28 @@ export class AccountRepository {
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at) }));
   }
 
-  /** The organizations the account is a member of, by name. */
-  async organizationsOf(memberId: string): Promise<Account[]> {
-    const memberships = await this.em.find(
-      Membership,
-      { member: memberId },
-      { populate: ['organization'], orderBy: { organization: { name: 'asc', id: 'asc' } } },
+  /**
+   * A page of the organizations the account is a member of, by name then id, with their total and
+   * the organizations before the page, in one statement. After a cursor, the page starts after the
+   * organizations at or before its (name, id).
+   */
+  async organizationsPage(memberId: string, position: Position<readonly string[]>, limit: number): Promise<{ total: number; skipped: number; organizations: OrganizationType[] }> {
+    const skip = skippedSql(position, ([name, id]) => ({ sql: '(select count(*)::int from mine where (name, id) <= (?, ?::uuid))', bindings: [name, id] }));
+    const rows = await this.em.getConnection().execute<{ total: number; skipped: number; id: string | null; name: string; created_at: string }[]>(
+      `with mine as (select o.id, o.name, o.created_at from memberships m join accounts o on o.id = m.organization_id where m.member_id = ?),
+       skip as (select ${skip.sql} as n),
+       page as (select * from mine order by name, id offset (select n from skip) limit ?)
+       select (select count(*)::int from mine) as total, (select n from skip) as skipped, page.id, page.name, page.created_at
+         from (select 1) one left join page on true
+        order by page.name, page.id`,
+      [memberId, ...skip.bindings, limit],
     );
-    return memberships.map((m) => m.organization);
+    return {
+      total: rows[0]!.total,
+      skipped: rows[0]!.skipped,
+      // MikroORM's pg driver hands timestamptz over as text.
+      organizations: rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name, created_at: new Date(r.created_at) })),
+    };
   }
 
   /** The account's pending invitations, oldest first. */

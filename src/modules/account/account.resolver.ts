@@ -1,8 +1,10 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
-import { validate, withoutNulls } from '../../common/validation';
-import { addMemberInput, createOrganizationInput, deleteOrganizationInput, removeMemberInput } from './account.inputs';
+import { describe, validate, withoutNulls } from '../../common/validation';
+import { addMemberInput, createOrganizationInput, deleteOrganizationInput, ORGANIZATIONS_PAGE_DEFAULT, ORGANIZATIONS_PAGE_MAX, organizationsInput, removeMemberInput } from './account.inputs';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
 import {
@@ -12,6 +14,7 @@ import {
   DeleteOrganizationInputType,
   OrganizationDeletion,
   OrganizationMembership,
+  OrganizationPage,
   OrganizationType,
   RemoveOrganizationMemberInputType,
 } from './account.types';
@@ -31,9 +34,16 @@ export class AccountResolver {
   }
 
   @Authorized()
-  @Query(() => [OrganizationType], { nullable: true, description: 'Organizations the authenticated account is a member of' })
-  organizations(@Ctx() ctx: Context): Promise<OrganizationType[]> {
-    return accountService(ctx).organizations(requireViewer(ctx.viewer));
+  @Query(() => OrganizationPage, { nullable: true, description: 'Organizations the authenticated account is a member of, by name, a page at a time' })
+  organizations(
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: describe(organizationsInput, 'limit') }) limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(organizationsInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(ORGANIZATIONS_PAGE_MAX, ORGANIZATIONS_PAGE_DEFAULT) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<OrganizationType>> {
+    const parsed = validate(organizationsInput, withoutNulls({ limit, page }));
+    return accountService(ctx).organizations(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, ORGANIZATIONS_PAGE_MAX));
   }
 
   @Authorized()

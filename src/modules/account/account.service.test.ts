@@ -24,8 +24,9 @@ class FakeAccountStore implements AccountStore {
     return [...keys].filter((k) => k.startsWith(`${organizationId}:`)).map((k) => this.accounts.get(k.split(':')[1])!);
   }
 
-  async organizationsOf(memberId: string): Promise<Account[]> {
-    return [...this.memberships].filter((k) => k.endsWith(`:${memberId}`)).map((k) => this.accounts.get(k.split(':')[0])!);
+  async organizationsPage(memberId: string): Promise<{ total: number; skipped: number; organizations: { id: string; name: string; created_at: Date }[] }> {
+    const organizations = [...this.memberships].filter((k) => k.endsWith(`:${memberId}`)).map((k) => this.accounts.get(k.split(':')[0])!);
+    return { total: organizations.length, skipped: 0, organizations: organizations.map((o) => ({ id: o.id, name: o.name, created_at: o.createdAt })) };
   }
   async invitationsOfAccount(): Promise<[]> {
     return [];

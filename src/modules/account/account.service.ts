@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { PageOf, pageOf } from '../../graphql/common.types';
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { badInput, forbidden, notFound } from '../../common/errors';
@@ -13,7 +16,7 @@ export type MembershipAccess = Pick<AccessPolicy, 'actsForOrganization' | 'asser
 /** The repository's public shape: what AccountService works with, and what a test fake implements. */
 export type AccountStore = Pick<
   AccountRepository,
-  | 'organizationsOf'
+  | 'organizationsPage'
   | 'invitationsOfAccount'
   | 'createOrganization'
   | 'acceptInvitation'
@@ -25,6 +28,9 @@ export type AccountStore = Pick<
   | 'members'
   | 'invitations'
 >;
+
+/** Cursors of the caller's organizations: by name, then id. */
+const ORGANIZATION_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
 
@@ -46,9 +52,11 @@ export class AccountService {
     return { id: account.id, name: account.name, email: account.email, kind: account.kind, organizations, invitations };
   }
 
-  /** Organizations the caller is a member of, by name. */
-  async organizations(viewer: Viewer): Promise<OrganizationType[]> {
-    return (await this.repo.organizationsOf(viewer.accountId)).map(toOrganization);
+  /** Organizations the caller is a member of, by name then id, a page at a time. */
+  async organizations(viewer: Viewer, request: PageRequest): Promise<PageOf<OrganizationType>> {
+    const position = positionOf(request, 'Query.organizations', viewer.accountId, ORGANIZATION_KEY);
+    const page = await this.repo.organizationsPage(viewer.accountId, position, request.limit);
+    return pageOf(page.organizations, { total: page.total, skipped: page.skipped, limit: request.limit }, (org) => cursorOf('Query.organizations', viewer.accountId, [org.name, org.id]));
   }
 
   /**

@@ -1,7 +1,8 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { describe } from '../../common/validation';
 import { AccountKind } from './account.entity';
-import { addMemberInput, createOrganizationInput, deleteOrganizationInput, removeMemberInput } from './account.inputs';
+import { Page } from '../../graphql/common.types';
+import { addMemberInput, createOrganizationInput, deleteOrganizationInput, ORGANIZATIONS_PAGE_DEFAULT, removeMemberInput } from './account.inputs';
 
 registerEnumType(AccountKind, {
   name: 'AccountKind',
@@ -25,6 +26,9 @@ export class OrganizationType {
   @Field({ description: 'When the organization was created', name: 'createdAt' })
   created_at!: Date;
 }
+
+@ObjectType('OrganizationPage', { description: 'A page of the organizations the caller is a member of, by name' })
+export class OrganizationPage extends Page(OrganizationType, ORGANIZATIONS_PAGE_DEFAULT) {}
 
 @ObjectType('AccountInvitation', { description: 'A pending invitation of the authenticated account to an organization' })
 export class AccountInvitation {

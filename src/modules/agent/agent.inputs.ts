@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitArg, uuid } from '../../common/validation';
+import { limitArg, pageArg, uuid } from '../../common/validation';
 
 export const TITLE_MAX = 120;
 export const DESCRIPTION_MAX = 2_000;
@@ -98,6 +98,7 @@ export type TemplateIdInput = z.output<typeof templateIdInput>;
 export const TEMPLATES_PAGE_MAX = 500;
 
 export const templatesInput = z.object({
+  page: pageArg().describe('Page number of `limit` templates, from 1; in place of offset'),
   limit: limitArg(TEMPLATES_PAGE_MAX, TEMPLATES_PAGE_MAX).describe(`Templates to answer, 1 to ${TEMPLATES_PAGE_MAX}, default ${TEMPLATES_PAGE_MAX}`),
   offset: z.number().int().min(0, { message: 'must be at least 0' }).max(1_000_000, { message: 'must be at most 1000000' }).default(0).describe('Templates to skip, in title order; default 0'),
 });

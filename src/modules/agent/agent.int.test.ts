@@ -60,7 +60,7 @@ describe('agent templates (real PostgreSQL)', () => {
 
     const gql = await t.graphql(AgentTemplatesDocument, {}, as.nora);
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.agentTemplates).toEqual(res.body.templates);
+    expect(gql.body.data.agentTemplates.items).toEqual(res.body.templates);
   });
 
   it('shows shared_emails only to the owner', async () => {
@@ -271,7 +271,7 @@ describe('agent templates (real PostgreSQL)', () => {
     expect(long.count).toBe(short.count);
     expect(long.count).toBeLessThanOrEqual(4);
     const gql = await t.sql.measure(() => t.graphql(AgentTemplatesDocument, {}, owner.headers));
-    expect(gql.result.body.data.agentTemplates).toHaveLength(long.result.body.templates.length);
+    expect(gql.result.body.data.agentTemplates.items).toHaveLength(long.result.body.templates.length);
     expect(gql.count).toBeLessThanOrEqual(4);
   });
 

@@ -1,3 +1,5 @@
+import type { Position } from '../../common/paging';
+import { skippedSql } from '../../db/pages';
 import { TEMPLATES_PAGE_MAX } from './agent.inputs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -34,6 +36,13 @@ export interface NewTemplate {
   tags: string[];
   isPrivate: boolean;
   sharedEmails: string[];
+}
+
+/** A page of the templates the viewer sees. */
+export interface TemplatesPage {
+  total: number;
+  skipped: number;
+  templates: AgentTemplateType[];
 }
 
 interface TemplateRow {
@@ -108,6 +117,34 @@ export class AgentRepository {
       [adminOrgId, adminOrgId, viewer.accountId, viewer.accountId, ...visible.bindings, ...(ids ? [pgArray(ids)] : []), page.offset, page.limit],
     );
     return rows.map(toTemplate);
+  }
+
+  /**
+   * A page of the templates visible to the viewer, by title then id, as visibleTemplates answers
+   * them, with the total visible and the templates before the page, in ONE statement. After a
+   * cursor, the page starts after the templates at or before its (title, id).
+   */
+  async visibleTemplatesPage(viewer: Viewer, adminOrgId: string, position: Position<readonly string[]>, limit: number): Promise<TemplatesPage> {
+    const visible = templateVisibility(viewer, 't');
+    const skip = skippedSql(position, ([title, id]) => ({ sql: '(select count(*)::int from visible where (title, id) <= (?, ?::uuid))', bindings: [title, id] }));
+    const rows = await this.em.execute<(TemplateRow & { total: number; skipped: number })[]>(
+      `with visible as (select t.id, t.title from agent_templates t where ${visible.sql}),
+       skip as (select ${skip.sql} as n),
+       page as (select v.id from visible v order by v.title, v.id offset (select n from skip) limit ?)
+       select tot.total, tot.skipped,
+              t.id, t.title, t.description, t.prompt, t.tags, t.is_private, t.favorites_count, t.created_at, t.updated_at,
+              c.id as creator_id, c.name as creator_name, c.image as creator_image,
+              (c.id = ? or exists (select 1 from memberships m where m.member_id = c.id and m.organization_id = ?)) as creator_is_admin,
+              exists (select 1 from template_favourites f where f.template_id = t.id and f.account_id = ?) as is_favourite,
+              case when t.creator_id = ?
+                   then coalesce((select array_agg(s.email order by s.email) from template_shares s where s.template_id = t.id), '{}')
+                   else '{}' end as shared_emails
+         from (select (select count(*)::int from visible) as total, (select n from skip) as skipped) tot
+         left join (page join agent_templates t on t.id = page.id join accounts c on c.id = t.creator_id) on true
+        order by t.title, t.id`,
+      [...visible.bindings, ...skip.bindings, limit, adminOrgId, adminOrgId, viewer.accountId, viewer.accountId],
+    );
+    return { total: rows[0]!.total, skipped: rows[0]!.skipped, templates: rows.filter((row) => row.id !== null).map(toTemplate) };
   }
 
   /** Whether the viewer sees the template (false also when it does not exist). */

@@ -1,12 +1,13 @@
-import { Arg, Authorized, Ctx, Extensions, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
 import { describe, validate, withoutNulls } from '../../common/validation';
+import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { PageOf } from '../../graphql/common.types';
 import { createTemplateInput, setFavoriteInput, templateIdInput, TEMPLATES_PAGE_MAX, templatesInput, updateTemplateInput } from './agent.inputs';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
-import { AgentTemplateType, CreateAgentTemplateInput, DeleteAgentTemplateInput, SetAgentTemplateFavoriteInput, UpdateAgentTemplateInput } from './agent.types';
+import { AgentTemplatePage, AgentTemplateType, CreateAgentTemplateInput, DeleteAgentTemplateInput, SetAgentTemplateFavoriteInput, UpdateAgentTemplateInput } from './agent.types';
 
 /** The request's AgentService; the federation reference builds it the same way. */
 export const agentService = (ctx: Context) => new AgentService(new AgentRepository(ctx.em), ctx.loaders, { adminOrgId: ctx.deps.config.auth.adminOrgId });
@@ -14,16 +15,21 @@ export const agentService = (ctx: Context) => new AgentService(new AgentReposito
 @Resolver()
 export class AgentResolver {
   @Authorized()
-  @Extensions(maxItems(TEMPLATES_PAGE_MAX))
-  @Query(() => [AgentTemplateType], { nullable: true,
-    description: 'Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title, `limit` of them from `offset`',
+  @Query(() => AgentTemplatePage, {
+    nullable: true,
+    description:
+      'Agent templates visible to the caller: its own, public ones, and those shared with its e-mail; sorted by title, a page at a time: `limit` from `page` or `offset`, or `first` after a cursor',
   })
   agentTemplates(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: TEMPLATES_PAGE_MAX, description: describe(templatesInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(templatesInput, 'offset') }) offset?: number | null,
-  ): Promise<AgentTemplateType[]> {
-    return agentService(ctx).list(requireViewer(ctx.viewer), validate(templatesInput, withoutNulls({ limit, offset })));
+    @Arg('limit', () => Int, { nullable: true, description: describe(templatesInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(templatesInput, 'offset') }) offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(templatesInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(TEMPLATES_PAGE_MAX, TEMPLATES_PAGE_MAX) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<AgentTemplateType>> {
+    const parsed = validate(templatesInput, withoutNulls({ limit, offset, page }));
+    return agentService(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, offset, page, first, after }, TEMPLATES_PAGE_MAX));
   }
 
   @Authorized()

@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AccountKind, type Viewer } from '../../auth/viewer';
 import { AgentTemplate } from './agent-template.entity';
-import type { AgentStore, NewTemplate } from './agent.repository';
+import type { Position } from '../../common/paging';
+import type { AgentStore, NewTemplate, TemplatesPage } from './agent.repository';
 import { AgentService } from './agent.service';
 import type { AgentTemplateType } from './agent.types';
 
@@ -61,6 +62,12 @@ class FakeAgentStore implements AgentStore {
     } finally {
       this.loaded = [];
     }
+  }
+
+  async visibleTemplatesPage(v: Viewer, adminOrgId: string, position: Position<readonly string[]>, limit: number): Promise<TemplatesPage> {
+    const all = (await this.visibleTemplates(v, adminOrgId)).sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+    const skipped = 'offset' in position ? position.offset : all.filter((t) => t.title < position.after[0]! || (t.title === position.after[0] && t.id <= position.after[1]!)).length;
+    return { total: all.length, skipped, templates: all.slice(skipped, skipped + limit) };
   }
 
   async visibleTemplates(v: Viewer, _adminOrgId: string, ids?: readonly string[]): Promise<AgentTemplateType[]> {

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
-import { unique, type CreateTemplateInput, type SetFavoriteInput, type TemplateIdInput, type TemplatesInput, type UpdateTemplateInput } from './agent.inputs';
+import { unique, type CreateTemplateInput, type SetFavoriteInput, type TemplateIdInput, type UpdateTemplateInput } from './agent.inputs';
 import type { AgentLoaders } from './agent.loaders';
 import { type AgentStore, isTitleClash } from './agent.repository';
 import type { AgentTemplateType } from './agent.types';
@@ -10,6 +13,10 @@ import type { AgentTemplateType } from './agent.types';
  * Who sees what is the repository's visibility predicate; a template the caller cannot see is a
  * 404, one it sees but did not create is a 403 for edits (only the creator edits, shares or deletes).
  */
+/** The list name of the templates a caller sees in cursors (its scope is the caller); by title, then id. */
+const TEMPLATES = 'Query.agentTemplates';
+const TEMPLATE_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
+
 export class AgentService {
   constructor(
     private readonly repo: AgentStore,
@@ -18,8 +25,10 @@ export class AgentService {
   ) {}
 
   /** The caller's own templates, public ones and those shared with its e-mail, by title. */
-  list(viewer: Viewer, page: TemplatesInput): Promise<AgentTemplateType[]> {
-    return this.repo.visibleTemplates(viewer, this.settings.adminOrgId, undefined, page);
+  async list(viewer: Viewer, request: PageRequest): Promise<PageOf<AgentTemplateType>> {
+    const position = positionOf(request, TEMPLATES, viewer.accountId, TEMPLATE_KEY);
+    const page = await this.repo.visibleTemplatesPage(viewer, this.settings.adminOrgId, position, request.limit);
+    return pageOf(page.templates, { total: page.total, skipped: page.skipped, limit: request.limit }, (template) => cursorOf(TEMPLATES, viewer.accountId, [template.title, template.id]));
   }
 
   /** Federation: a template by id as the caller sees it; null when absent or not visible. */

@@ -1,6 +1,8 @@
-import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Directive, Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
+import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
-import { createTemplateInput, setFavoriteInput, templateIdInput, updateTemplateInput } from './agent.inputs';
+import { createTemplateInput, setFavoriteInput, SHARED_EMAILS_MAX, TAGS_MAX, templateIdInput, TEMPLATES_PAGE_MAX, updateTemplateInput } from './agent.inputs';
 
 @ObjectType('TemplateCreator', { description: 'The account that created an agent template' })
 export class TemplateCreator {
@@ -32,6 +34,7 @@ export class AgentTemplateType {
   @Field({ description: 'The prompt text (1-20000 characters)' })
   prompt!: string;
 
+  @Extensions(maxItems(TAGS_MAX))
   @Field(() => [String], { description: 'Tags of the template (at most 20, without duplicates)' })
   tags!: string[];
 
@@ -47,6 +50,7 @@ export class AgentTemplateType {
   @Field(() => Int, { name: 'favoritesCount', description: 'Number of accounts that favourited the template' })
   favorites_count!: number;
 
+  @Extensions(maxItems(SHARED_EMAILS_MAX))
   @Field(() => [String], { name: 'sharedEmails', description: 'Addresses the template is shared with; empty unless the caller owns it' })
   shared_emails!: string[];
 
@@ -56,6 +60,9 @@ export class AgentTemplateType {
   @Field({ description: 'When the template was last changed', name: 'updatedAt' })
   updated_at!: Date;
 }
+
+@ObjectType('AgentTemplatePage', { description: 'A page of the agent templates the caller sees, by title' })
+export class AgentTemplatePage extends Page(AgentTemplateType, TEMPLATES_PAGE_MAX) {}
 
 @InputType('CreateAgentTemplateInput', { description: 'A new template, owned by the caller' })
 export class CreateAgentTemplateInput {

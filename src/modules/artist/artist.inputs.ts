@@ -36,6 +36,7 @@ export const rosterInput = z
   .object({
     account_id: uuid().optional().describe('Roster of this account (it must be reachable) instead of the caller and its organizations'),
     organization_id: uuid().optional().describe('Roster of this organization (the caller must be a member)'),
+    page: pageArg().describe('Page number of `limit` artists, from 1; in place of offset'),
     limit: limitArg(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT).describe(`Artists to answer, 1 to ${ROSTER_PAGE_MAX}, default ${ROSTER_PAGE_DEFAULT}`),
     offset: z.number().int().min(0, { message: 'must be at least 0' }).max(1_000_000, { message: 'must be at most 1000000' }).default(0).describe('Artists to skip, in name order; default 0'),
   })

@@ -208,7 +208,7 @@ describe('artists and socials (real PostgreSQL)', () => {
         id: DEMO.luna,
         name: 'Luna Waves',
         socials: { items: [{ username: 'lunawaves' }, { username: 'lunawaves' }], pagination: { total_count: 3 } },
-        catalogs: [{ name: 'Northwind Masters' }, { name: 'Shared Sync Catalog' }],
+        catalogs: { items: [{ name: 'Northwind Masters' }, { name: 'Shared Sync Catalog' }] },
         songs: {
           items: [
             { isrc: 'GBNWR2400001', name: 'Tidal Lights' },
@@ -226,14 +226,14 @@ describe('artists and socials (real PostgreSQL)', () => {
     it('has one roster root field: Query.artists answers the REST roster items as Artists, with socials and catalogs reachable', async () => {
       const rest = await t.http().get('/api/artists').query({ organization_id: DEMO.northwind }).set(as.nora);
       const res = await t.graphql(
-        `query ($org: ID) { artists(organizationId: $org) { id name image created_at: createdAt socials(limit: 1) { items { username } pagination { total_count } } catalogs { name } } }`,
+        `query ($org: ID) { artists(organizationId: $org) { items { id name image created_at: createdAt socials(limit: 1) { items { username } pagination { total_count: totalCount } } catalogs { items { name } } } } }`,
         { org: DEMO.northwind },
         as.nora,
       );
       expect(res.body.errors).toBeUndefined();
-      const artists = res.body.data.artists as { id: string; name: string; image: string | null; created_at: string; catalogs: unknown[] }[];
+      const artists = res.body.data.artists.items as { id: string; name: string; image: string | null; created_at: string; catalogs: unknown[] }[];
       expect(artists.map(({ id, name, image, created_at }) => ({ id, name, image, created_at }))).toEqual(rest.body.artists);
-      expect(artists.find((a) => a.id === DEMO.luna)).toMatchObject({ socials: { items: [{ username: 'lunawaves' }], pagination: { total_count: 3 } }, catalogs: [{ name: 'Northwind Masters' }, { name: 'Shared Sync Catalog' }] });
+      expect(artists.find((a) => a.id === DEMO.luna)).toMatchObject({ socials: { items: [{ username: 'lunawaves' }], pagination: { total_count: 3 } }, catalogs: { items: [{ name: 'Northwind Masters' }, { name: 'Shared Sync Catalog' }] } });
       // An artist read elsewhere (Query.artist) has the same image and created_at, from its account.
       const one = await t.graphql(`query ($id: ID!) { artist(id: $id) { id name image created_at: createdAt } }`, { id: DEMO.luna }, as.nora);
       expect(one.body.data.artist).toEqual(rest.body.artists.find((a: { id: string }) => a.id === DEMO.luna));

@@ -9,7 +9,7 @@ export function createArtistLoaders(em: EntityManager) {
   return {
     /** A page of an artist's socials, oldest link first; batched over artists. */
     socialsPage: new DataLoader<PageKey, Page<SocialProfile>, string>(
-      (keys) => batchPages(keys, (ids, offset, limit) => repo.socialsPages(ids, offset, limit)),
+      (keys) => batchPages(keys, (ids, position, limit) => repo.socialsPages(ids, position, limit)),
       { cacheKeyFn: pageKeyOf },
     ),
   };

@@ -1,3 +1,4 @@
+import { pageRequest } from '../../common/paging';
 import { graphPageInput, withoutNulls } from '../../common/validation';
 import type { Prefetches } from '../../graphql/prefetch';
 import { ArtistRepository } from './artist.repository';
@@ -9,24 +10,38 @@ interface SocialsAhead {
   items: (Omit<SocialProfile, 'updated_at'> & { updated_at: string })[];
 }
 
-/** Artist.socials read ahead in the statement of the artists' list (a roster): one page, when asked with one set of arguments. */
+/** The offset page Artist.socials asks for with these arguments; null when they are invalid or ask for a page after a cursor. */
+function offsetPage(args: Record<string, unknown>): { offset: number; limit: number } | null {
+  const parsed = graphPageInput.safeParse(withoutNulls(args));
+  if (!parsed.success) return null;
+  try {
+    const request = pageRequest(parsed.data, args);
+    return request.after === null ? { offset: (request.page - 1) * request.limit, limit: request.limit } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Artist.socials read ahead in the statement of the artists' list (a roster): one page, when asked
+ * with one set of arguments. An invalid page is answered by the field's own resolver (its error
+ * names the argument), and so is a page after a cursor (checked against its artist, known per row).
+ */
 export const artistPrefetch: Prefetches = {
   'Artist.socials': {
     sql(ctx, field, artistId) {
-      const parsed = graphPageInput.safeParse(withoutNulls(field.args));
-      // An invalid page is answered by the field's own resolver (its error names the argument).
-      if (!ctx.viewer || !parsed.success) return null;
-      const { page, limit } = parsed.data;
-      return new ArtistRepository(ctx.em).socialsJson(ctx.viewer, artistId, (page - 1) * limit, limit);
+      const page = offsetPage(field.args);
+      if (!ctx.viewer || !page) return null;
+      return new ArtistRepository(ctx.em).socialsJson(ctx.viewer, artistId, page.offset, page.limit);
     },
 
     prime(ctx, field, artistId, value) {
-      const parsed = graphPageInput.safeParse(withoutNulls(field.args));
-      if (!ctx.viewer || !parsed.success || !value) return;
+      const page = offsetPage(field.args);
+      if (!ctx.viewer || !page || !value) return;
       const ahead = value as SocialsAhead;
       ctx.access.primeReach(ctx.viewer, artistId, ahead.reachable);
       const rows = ahead.items.map((social) => ({ ...social, updated_at: new Date(social.updated_at) }));
-      ctx.loaders.socialsPage.prime({ id: artistId, page: parsed.data.page, limit: parsed.data.limit }, { rows, total: Number(ahead.total) });
+      ctx.loaders.socialsPage.prime({ id: artistId, position: { offset: page.offset }, limit: page.limit }, { rows, total: Number(ahead.total), skipped: page.offset });
     },
   },
 };

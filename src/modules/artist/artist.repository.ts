@@ -2,7 +2,8 @@ import { LIST_BOUNDS } from '../../common/bounds';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import type { PagedRow } from '../../db/pages';
+import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
+import { PagedRow, skippedSql } from '../../db/pages';
 import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import type { UpsertSocialInput } from './artist.inputs';
 import type { RosterArtist, SocialProfile } from './artist.types';
@@ -12,12 +13,27 @@ const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.av
 interface SocialRow extends SocialProfile {
   owner: string;
   total: string;
+  skipped: string;
+}
+
+/** After a cursor on a socials list: the links at or before its (link time, link id), as counted by `count`. */
+const socialsBefore = (count: (condition: string) => string) => ([at, id]: readonly string[]) => ({
+  sql: count(`(created_at, id) <= (${fromEpochMicros}, ?::uuid)`),
+  bindings: [at, id],
+});
+
+/** A page of a roster: its artists (with the columns read ahead), its total and the artists before it. */
+export interface RosterPage {
+  total: number;
+  skipped: number;
+  artists: (RosterArtist & Record<string, unknown>)[];
 }
 
 /** A page of one artist's socials, read with the artist's reach (no socials when unreachable). */
 export interface ArtistSocialsPage {
   reachable: boolean;
   total: number;
+  skipped: number;
   socials: SocialProfile[];
 }
 
@@ -26,23 +42,25 @@ export class ArtistRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** A page of each artist's socials, oldest link first, in one statement (a row with a null item for an artist past its end). */
-  async socialsPages(artistIds: string[], offset: number, limit: number): Promise<PagedRow<SocialProfile>[]> {
+  async socialsPages(artistIds: string[], position: Position<readonly string[]>, limit: number): Promise<PagedRow<SocialProfile>[]> {
+    const skip = skippedSql(position, socialsBefore((condition) => `count(*) filter (where ${condition}) over (partition by l.account_id)`));
     const rows = await query<SocialRow>(
       this.em,
       `with f as (
-         select l.account_id, l.id, l.social_id,
+         select l.account_id, l.id, l.social_id, l.created_at,
                 row_number() over (partition by l.account_id order by l.created_at, l.id) as rn,
-                count(*) over (partition by l.account_id) as total
+                count(*) over (partition by l.account_id) as total,
+                ${skip.sql} as skipped
            from account_socials l where l.account_id = any(?::uuid[]))
-       select t.account_id as owner, t.total, p.id, p.social_id, s.username, s.profile_url, s.avatar, s.bio,
-              s.follower_count, s.following_count, s.region, s.updated_at
-         from (select distinct account_id, total from f) t
-         left join f p on p.account_id = t.account_id and p.rn > ? and p.rn <= ?
+       select t.account_id as owner, t.total, t.skipped, p.id, p.social_id, s.username, s.profile_url, s.avatar, s.bio,
+              s.follower_count, s.following_count, s.region, s.updated_at, ${epochMicros('p.created_at')} as linked_at
+         from (select distinct account_id, total, skipped from f) t
+         left join f p on p.account_id = t.account_id and p.rn > t.skipped and p.rn <= t.skipped + ?
          left join socials s on s.id = p.social_id
         order by t.account_id, p.rn`,
-      [pgArray(artistIds), offset, offset + limit],
+      [...skip.bindings, pgArray(artistIds), limit],
     );
-    return rows.map(({ owner, total, ...social }) => ({ owner, total, item: social.id ? social : null }));
+    return rows.map(({ owner, total, skipped, ...social }) => ({ owner, total, skipped, item: social.id ? social : null }));
   }
 
   /**
@@ -50,47 +68,60 @@ export class ArtistRepository {
    * not, or not an artist) and the viewer reaches it, then, only when reachable, the page of its
    * socials (oldest link first) and its total.
    */
-  async socialsPageWithAccess(viewer: Viewer, artistId: string, offset: number, limit: number): Promise<ArtistSocialsPage | null> {
+  async socialsPageWithAccess(viewer: Viewer, artistId: string, position: Position<readonly string[]>, limit: number): Promise<ArtistSocialsPage | null> {
     const reach = reachCondition(viewer, 'a.id');
+    const skip = skippedSql(position, socialsBefore((condition) => `(select count(*)::int from links where ${condition})`));
     const rows = withDates(
-      await hotQuery<SocialProfile & { reachable: boolean; total: string }>(
+      await hotQuery<SocialProfile & { reachable: boolean; total: string; skipped: number }>(
         this.em,
         `with artist as (
            select a.id, ${reach.sql} as reachable from accounts a where a.id = ? and a.kind = 'artist'),
          links as (
            select l.id, l.social_id, l.created_at from account_socials l
             where l.account_id = ? and (select reachable from artist)),
+         skip as (select ${skip.sql} as n),
          page as (
-           select * from links order by created_at, id offset ? limit ?)
-         select artist.reachable, (select count(*) from links) as total,
-                page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at
+           select * from links order by created_at, id offset (select n from skip) limit ?)
+         select artist.reachable, (select count(*) from links) as total, (select n from skip) as skipped,
+                page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at,
+                ${epochMicros('page.created_at')} as linked_at
            from artist
            left join page on true
            left join socials s on s.id = page.social_id
           order by page.created_at, page.id`,
-        [...reach.bindings, artistId, artistId, offset, limit],
+        [...reach.bindings, artistId, artistId, ...skip.bindings, limit],
       ),
     );
     if (rows.length === 0) return null;
-    const socials = rows.filter((row) => row.id !== null).map(({ reachable: _r, total: _t, ...social }) => social);
-    return { reachable: rows[0].reachable, total: Number(rows[0].total), socials };
+    const socials = rows.filter((row) => row.id !== null).map(({ reachable: _r, total: _t, skipped: _s, ...social }) => social);
+    return { reachable: rows[0].reachable, total: Number(rows[0].total), skipped: Number(rows[0].skipped), socials };
   }
 
   /**
-   * The artists on the rosters of these owners, by name; `extra` adds select-list expressions over
-   * the artist row `a` (relations read ahead, graphql/prefetch.ts), returned as further columns.
+   * A page of the artists on the rosters of these owners, by name then id, with the roster's
+   * total and the artists before the page, in one statement; `extra` adds select-list expressions
+   * over the artist row `a` (relations read ahead), computed for the page's artists only. After a
+   * cursor, the page starts after the artists at or before its (name, id).
    */
-  rosterOf(ownerIds: string[], extra: SqlCondition[] = [], page = { offset: 0, limit: 100 }): Promise<(RosterArtist & Record<string, unknown>)[]> {
-    // The page is cut before the read-ahead columns are computed: only the answered artists pay for them.
-    return query<RosterArtist & Record<string, unknown>>(
+  async rosterPage(ownerIds: string[], extra: SqlCondition[], position: Position<readonly string[]>, limit: number): Promise<RosterPage> {
+    const skip = skippedSql(position, ([name, id]) => ({ sql: '(select count(*)::int from roster where (name, id) <= (?, ?::uuid))', bindings: [name, id] }));
+    const rows = await query<RosterArtist & Record<string, unknown> & { total: number; skipped: number }>(
       this.em,
-      `select a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
-         from (select a.* from accounts a
-                where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))
-                order by a.name, a.id offset ? limit ?) a
+      `with roster as (
+         select a.id, a.name from accounts a where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))),
+       skip as (select ${skip.sql} as n),
+       page as (select a.* from accounts a join (select id from roster order by name, id offset (select n from skip) limit ?) p on p.id = a.id)
+       select tot.total, tot.skipped, a.id, a.name, a.image, a.created_at${extra.map((e) => `, ${e.sql}`).join('')}
+         from (select (select count(*)::int from roster) as total, (select n from skip) as skipped) tot
+         left join page a on true
         order by a.name, a.id`,
-      [...extra.flatMap((e) => e.bindings), pgArray(ownerIds), page.offset, page.limit],
+      [pgArray(ownerIds), ...skip.bindings, limit, ...extra.flatMap((e) => e.bindings)],
     );
+    return {
+      total: rows[0]!.total,
+      skipped: rows[0]!.skipped,
+      artists: rows.filter((row) => row.id !== null).map(({ total: _t, skipped: _s, ...artist }) => artist),
+    };
   }
 
   /**
@@ -107,7 +138,8 @@ export class ArtistRepository {
               'items', case when ${reach.sql} then coalesce((
                  select json_agg(json_build_object('id', pf_p.id, 'social_id', pf_s.id, 'username', pf_s.username, 'profile_url', pf_s.profile_url,
                                                    'avatar', pf_s.avatar, 'bio', pf_s.bio, 'follower_count', pf_s.follower_count,
-                                                   'following_count', pf_s.following_count, 'region', pf_s.region, 'updated_at', pf_s.updated_at)
+                                                   'following_count', pf_s.following_count, 'region', pf_s.region, 'updated_at', pf_s.updated_at,
+                                                   'linked_at', ${epochMicros('pf_p.created_at')})
                                  order by pf_p.created_at, pf_p.id)
                    from (select pf_l.id, pf_l.social_id, pf_l.created_at from account_socials pf_l where pf_l.account_id = ${artistId}
                           order by pf_l.created_at, pf_l.id offset ? limit ?) pf_p

@@ -1,16 +1,17 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireViewer } from '../../auth/access';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
 import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { planPrefetch } from '../../graphql/prefetch';
-import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { pageItemSets, planPrefetch } from '../../graphql/prefetch';
+import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 import { ArtistRepository } from './artist.repository';
 import { ArtistService } from './artist.service';
 import {
   Artist,
+  ArtistPage,
   ArtistSocialsByIdInput,
   ArtistSocialsInput,
   CreateArtistInputType,
@@ -29,35 +30,45 @@ export class ArtistResolver {
   @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocials(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsInput) input: ArtistSocialsInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsByAccount(viewer, validate(socialsByAccountInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(socialsByAccountInput, withoutNulls({ ...offsetInput }));
+    return artistService(ctx).socialsByAccount(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
   @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
   artistSocialsById(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsByIdInput) input: ArtistSocialsByIdInput): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsById(viewer, validate(socialsByIdInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(socialsByIdInput, withoutNulls({ ...offsetInput }));
+    return artistService(ctx).socialsById(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
-  @Extensions(maxItems(ROSTER_PAGE_DEFAULT))
-  @Query(() => [Artist], { nullable: true,
-    description: 'Artists on the roster of the caller and its organizations, or of the account or organization given, by name: `limit` of them from `offset`',
+  @Query(() => ArtistPage, {
+    nullable: true,
+    description:
+      'Artists on the roster of the caller and its organizations, or of accountId / organizationId, by name, a page at a time: `limit` from `page` or `offset`, or `first` after a cursor',
   })
   async artists(
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
     @Arg('accountId', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) accountId?: string | null,
     @Arg('organizationId', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organizationId?: string | null,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: ROSTER_PAGE_DEFAULT, description: describe(rosterInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(rosterInput, 'offset') }) offset?: number | null,
-  ): Promise<RosterArtist[]> {
+    @Arg('limit', () => Int, { nullable: true, description: describe(rosterInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(rosterInput, 'offset') }) offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(rosterInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<RosterArtist>> {
     const viewer = requireViewer(ctx.viewer);
-    // The relations selected on the artists (socials, catalogs, …) are read in the roster's own statement.
-    const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id');
-    const input = validate(rosterInput, withoutNulls({ accountId, organizationId, limit, offset }));
-    const rows = await artistService(ctx).roster(viewer, input, readAhead.columns);
-    return readAhead.prime(rows, (row) => row.id);
+    const input = validate(rosterInput, withoutNulls({ accountId, organizationId, limit, offset, page }));
+    const request = pageRequest(input, { limit, offset, page, first, after }, ROSTER_PAGE_MAX);
+    // The relations selected on the page's artists (socials, catalogs, …) are read in the roster's own statement.
+    const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id', pageItemSets(info));
+    const { rows, page: answer } = await artistService(ctx).roster(viewer, input, request, readAhead.columns);
+    readAhead.prime(rows, (row) => row.id);
+    return answer;
   }
 
   @Authorized()
@@ -100,8 +111,11 @@ export class ArtistGraphResolver {
     @Ctx() ctx: Context,
     @Arg('page', () => Int, { nullable: true, description: 'Default 1' }) page?: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) limit?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: FIRST_DESCRIPTION }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
   ): Promise<PageOf<SocialProfile>> {
     const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).socialsOf(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
+    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
+    return artistService(ctx).socialsOf(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
   }
 }

@@ -49,10 +49,10 @@ function fakeStore(social: SocialProfile | null = null): ArtistStore & { rosters
     rosters,
     created,
     socialsPageWithAccess: async (_viewer, artistId) =>
-      accounts.get(artistId)?.kind === AccountKind.artist ? { reachable: artistId === LUNA, total: 0, socials: [] } : null,
-    rosterOf: async (owners) => {
+      accounts.get(artistId)?.kind === AccountKind.artist ? { reachable: artistId === LUNA, total: 0, skipped: 0, socials: [] } : null,
+    rosterPage: async (owners) => {
       rosters.push(owners);
-      return [];
+      return { total: 0, skipped: 0, artists: [] };
     },
     createArtist: async (owner, name) => {
       created.push([owner, name]);
@@ -64,14 +64,14 @@ function fakeStore(social: SocialProfile | null = null): ArtistStore & { rosters
 
 const loaders = () => ({
   accountById: new DataLoader<string, Account | null>(async (ids) => ids.map((id) => (accounts.get(id) as Account | undefined) ?? null)),
-  socialsPage: new DataLoader<PageKey, Page<SocialProfile>, string>(async (keys) => keys.map(() => ({ rows: [], total: 0 }))),
+  socialsPage: new DataLoader<PageKey, Page<SocialProfile>, string>(async (keys) => keys.map(() => ({ rows: [], total: 0, skipped: 0 }))),
 });
 
 describe('ArtistService (fake repository, no database)', () => {
   it("reads the roster of the caller's scope, of account_id once resolved, or of organization_id once asserted", async () => {
     const store = fakeStore();
     const service = new ArtistService(store, fakeAccess(), loaders());
-    const page = { limit: 100, offset: 0 };
+    const page = { limit: 100, offset: 0, page: 1 };
     await service.roster(nora, page);
     await service.roster(nora, { account_id: LUNA, ...page });
     await service.roster(nora, { organization_id: NORTHWIND, ...page });
@@ -105,9 +105,10 @@ describe('ArtistService (fake repository, no database)', () => {
     expect(upserts).not.toHaveBeenCalled();
     await expect(service.upsertSocial(nora, { id: LUNA, ...input })).resolves.toBe(social);
     // The graph's answer for an unreachable artist is empty, not an error.
-    await expect(service.socialsOf(nora, { id: KAI, name: 'Kai Rivers' }, { page: 1, limit: 20 })).resolves.toEqual({
+    await expect(service.socialsOf(nora, { id: KAI, name: 'Kai Rivers' }, { page: 1, limit: 20, after: null })).resolves.toEqual({
       items: [],
-      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+      pagination: { totalCount: 0, page: 1, limit: 20, totalPages: 0 },
+      pageInfo: { endCursor: null, hasNextPage: false },
     });
     await expect(service.reachableArtist(nora, KAI)).resolves.toBeNull();
   });
@@ -119,7 +120,8 @@ describe('ArtistService (fake repository, no database)', () => {
     await expect(service.socialsById(nora, { id: KAI, ...page })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.socialsByAccount(nora, { artist_account_id: LUNA, ...page })).resolves.toEqual({
       items: [],
-      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+      pagination: { totalCount: 0, page: 1, limit: 20, totalPages: 0 },
+      pageInfo: { endCursor: null, hasNextPage: false },
     });
   });
 

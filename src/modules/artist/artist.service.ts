@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
-import type { graphPageInput } from '../../common/validation';
-import { PageOf, pageOf } from '../../graphql/common.types';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import { AccountKind } from '../account';
 import type { CreateArtistInput, RosterInput, SocialsByAccountInput, SocialsByIdInput, UpsertSocialInput } from './artist.inputs';
@@ -12,13 +12,28 @@ import type { ArtistRepository } from './artist.repository';
 import type { Artist, RosterArtist, SocialProfile } from './artist.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
-export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterOf' | 'createArtist' | 'upsertSocial'>;
+export type ArtistStore = Pick<ArtistRepository, 'socialsPageWithAccess' | 'rosterPage' | 'createArtist' | 'upsertSocial'>;
+
+/** A page of a roster, and its rows as read (with the columns read ahead, for the resolver to hand to the loaders). */
+export interface RosterPageOf {
+  rows: (RosterArtist & Record<string, unknown>)[];
+  page: PageOf<RosterArtist & Record<string, unknown>>;
+}
+
+/** The list name of a roster in cursors (its parent: the organization, account or caller whose roster it is); by name, then id. */
+const ROSTER = 'Query.artists';
+const ROSTER_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 /** The access rules the service applies. */
 export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
 export type ArtistLoaders = Pick<Context['loaders'], 'accountById' | 'socialsPage'>;
 
-type PageInput = z.output<typeof graphPageInput>;
+/** The list name of an artist's socials in cursors (Query.artistSocials, Query.artistSocialsById and Artist.socials page the same list). */
+const SOCIALS = 'Artist.socials';
+/** Socials are ordered by when each was linked, then by link id: the cursor holds both. */
+const SOCIAL_KEY = z.tuple([cursorKeys.micros, cursorKeys.uuid]);
+const socialCursor = (artistId: string) => (social: SocialProfile) => cursorOf(SOCIALS, artistId, [social.linked_at ?? '0', social.id]);
+const offsetRequest = ({ page, limit, offset }: { page: number; limit: number; offset?: number }): PageRequest => ({ page, limit, after: null, ...(offset !== undefined ? { offset } : {}) });
 
 /** Artists, rosters and socials. An artist the caller cannot reach is 403 on its routes and empty in the graph. */
 export class ArtistService {
@@ -31,28 +46,30 @@ export class ArtistService {
   ) {}
 
   /** Query.artistSocials (GET /api/artist/socials) */
-  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput): Promise<PageOf<SocialProfile>> {
-    return this.socialsPage(viewer, input.artist_account_id, input);
+  socialsByAccount(viewer: Viewer, input: SocialsByAccountInput, request: PageRequest = offsetRequest(input)): Promise<PageOf<SocialProfile>> {
+    return this.socialsPage(viewer, input.artist_account_id, request);
   }
 
   /** Query.artistSocialsById (GET /api/artists/{id}/socials) */
-  socialsById(viewer: Viewer, input: SocialsByIdInput): Promise<PageOf<SocialProfile>> {
-    return this.socialsPage(viewer, input.id, input);
+  socialsById(viewer: Viewer, input: SocialsByIdInput, request: PageRequest = offsetRequest(input)): Promise<PageOf<SocialProfile>> {
+    return this.socialsPage(viewer, input.id, request);
   }
 
   /** 404 absent (or not an artist), 403 unreachable; the check and the page are one read. */
-  private async socialsPage(viewer: Viewer, artistId: string, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
-    const result = await this.repo.socialsPageWithAccess(viewer, artistId, (page - 1) * limit, limit);
+  private async socialsPage(viewer: Viewer, artistId: string, request: PageRequest): Promise<PageOf<SocialProfile>> {
+    const position = positionOf(request, SOCIALS, artistId, SOCIAL_KEY);
+    const result = await this.repo.socialsPageWithAccess(viewer, artistId, position, request.limit);
     if (!result) throw notFound('Artist');
     if (!result.reachable) throw forbidden('Insufficient access to this artist');
-    return pageOf(result.socials, result.total, page, limit);
+    return pageOf(result.socials, { total: result.total, skipped: result.skipped, limit: request.limit }, socialCursor(artistId));
   }
 
   /** Artist.socials in the graph: a page, empty for an artist the caller cannot reach. */
-  async socialsOf(viewer: Viewer, artist: Artist, { page, limit }: PageInput): Promise<PageOf<SocialProfile>> {
-    if (!(await this.canReach(viewer, artist.id))) return pageOf([], 0, page, limit);
-    const found = await this.loaders.socialsPage.load({ id: artist.id, page, limit });
-    return pageOf(found.rows, found.total, page, limit);
+  async socialsOf(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<SocialProfile>> {
+    const position = positionOf(request, SOCIALS, artist.id, SOCIAL_KEY);
+    if (!(await this.canReach(viewer, artist.id))) return emptyPage('offset' in position ? position.offset : 0, request.limit);
+    const found = await this.loaders.socialsPage.load({ id: artist.id, position, limit: request.limit });
+    return pageOf(found.rows, { total: found.total, skipped: found.skipped, limit: request.limit }, socialCursor(artist.id));
   }
 
   /** Artist.image and Artist.created_at: from the artist when its read had them, else from its account. */
@@ -85,7 +102,7 @@ export class ArtistService {
   }
 
   /** Query.artists (GET /api/artists): the roster of the caller and its organizations, or of account_id / organization_id. */
-  async roster(viewer: Viewer, input: RosterInput, readAhead: SqlCondition[] = []): Promise<(RosterArtist & Record<string, unknown>)[]> {
+  async roster(viewer: Viewer, input: RosterInput, request: PageRequest = offsetRequest(input), readAhead: SqlCondition[] = []): Promise<RosterPageOf> {
     let owners: string[];
     if (input.organization_id) {
       this.access.assertOrganization(viewer, input.organization_id);
@@ -95,7 +112,14 @@ export class ArtistService {
     } else {
       owners = viewerScope(viewer);
     }
-    return this.repo.rosterOf(owners, readAhead, { offset: input.offset, limit: input.limit });
+    // The cursor's parent: the roster asked for (an organization's, an account's, or the caller's scope).
+    const scope = input.organization_id ?? input.account_id ?? viewer.accountId;
+    const position = positionOf(request, ROSTER, scope, ROSTER_KEY);
+    const page = await this.repo.rosterPage(owners, readAhead, position, request.limit);
+    return {
+      rows: page.artists,
+      page: pageOf(page.artists, { total: page.total, skipped: page.skipped, limit: request.limit }, (artist) => cursorOf(ROSTER, scope, [artist.name, artist.id])),
+    };
   }
 
   /** Mutation.createArtist (POST /api/artists): a new artist account on the caller's roster, or on the organization's. */

@@ -1,7 +1,8 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 import { describe } from '../../common/validation';
 import { Page } from '../../graphql/common.types';
-import { createArtistInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
+import { createArtistInput, ROSTER_PAGE_DEFAULT, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 
 @ObjectType('SocialProfile', { description: 'A social-platform profile of an artist' })
 export class SocialProfile {
@@ -34,6 +35,9 @@ export class SocialProfile {
 
   @Field({ description: 'When the profile was last changed', name: 'updatedAt' })
   updated_at!: Date;
+
+  /** When the link was made, in microseconds since the epoch (the list's sort key, for cursors); set by page reads. */
+  linked_at?: string;
 }
 
 @ObjectType('SocialProfilePage', { description: 'A page of social profiles, oldest link first' })
@@ -58,6 +62,9 @@ export class Artist {
   created_at?: Date;
 }
 
+@ObjectType('ArtistPage', { description: 'A page of artists, by name' })
+export class ArtistPage extends Page(Artist, ROSTER_PAGE_DEFAULT) {}
+
 /** An artist as the roster and a new artist read it: with its image and creation time. */
 export type RosterArtist = Required<Artist>;
 
@@ -77,6 +84,12 @@ export class ArtistSocialsInput {
 
   @Field(() => ID, { description: describe(socialsByAccountInput, 'artist_account_id') })
   artistAccountId!: string;
+
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 /** Query.artistSocialsById: the same page, the artist named `id`. */
@@ -90,6 +103,11 @@ export class ArtistSocialsByIdInput {
 
   @Field(() => ID, { description: describe(socialsByIdInput, 'id') })
   id!: string;
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 @InputType('CreateArtistInput', { description: "A new artist account, on the caller's roster or on an organization's" })

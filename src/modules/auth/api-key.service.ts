@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { cursorKeys, PageRequest } from '../../common/paging';
+import { byCodePoint, compareKeys, PageOf, pageOfList } from '../../graphql/common.types';
 import type { ApiKey } from '../../auth/api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../../auth/api-keys';
 import type { Viewer } from '../../auth/viewer';
@@ -37,8 +40,16 @@ export class ApiKeyService {
     private readonly settings: { apiKeyPrefix: string },
   ) {}
 
-  async list(viewer: Viewer): Promise<ApiKeyInfo[]> {
-    return (await this.repo.keysOf(viewer.accountId)).map(toInfo);
+  /** The newest LIST_BOUNDS.apiKeysListed keys (read whole), a page at a time: newest first, then by id. */
+  async list(viewer: Viewer, request: PageRequest): Promise<PageOf<ApiKeyInfo>> {
+    const keys = (await this.repo.keysOf(viewer.accountId)).map(toInfo);
+    return pageOfList(keys, request, {
+      list: 'Query.apiKeys',
+      scope: viewer.accountId,
+      key: z.tuple([z.string().datetime(), cursorKeys.uuid]),
+      keyOf: (key) => [key.created_at.toISOString(), key.id] as const,
+      compare: compareKeys((a, b) => byCodePoint(b, a), byCodePoint),
+    });
   }
 
   /** Creates a key for the caller; its secret (`api_key`) leaves only in this answer. */

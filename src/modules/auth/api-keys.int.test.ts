@@ -140,6 +140,6 @@ describe('personal API keys (/api/keys)', () => {
     const created = await t.graphql(CreateApiKeyDocument, { input: { name: 'from graphql' } }, owner.headers);
     expect(created.body.data.createApiKey.api_key).toMatch(/^mas_/);
     const list = await t.graphql(ApiKeysDocument, {}, { 'x-api-key': created.body.data.createApiKey.api_key });
-    expect(list.body.data.apiKeys.map((k: { name: string }) => k.name).sort()).toEqual(['from graphql', 'test']);
+    expect(list.body.data.apiKeys.items.map((k: { name: string }) => k.name).sort()).toEqual(['from graphql', 'test']);
   });
 });

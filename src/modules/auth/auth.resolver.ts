@@ -1,8 +1,11 @@
-import { Arg, Authorized, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
-import { LIST_BOUNDS, maxItems } from '../../common/bounds';
+import { z } from 'zod';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
 import { requireViewer } from '../../auth/access';
-import { validate, withoutNulls } from '../../common/validation';
+import { describe, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
+import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { PageOf } from '../../graphql/common.types';
 import { ApiKeyService } from './api-key.service';
 import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from './auth.inputs';
 import { AuthRepository } from './auth.repository';
@@ -10,12 +13,19 @@ import { OnboardingService } from './onboarding.service';
 import {
   AgentOnboarding,
   ApiKeyInfo,
+  ApiKeyPage,
   CreateApiKeyInputType,
   IssuedApiKey,
   RevokeApiKeyInputType,
   SignupAgentInputType,
   VerifyAgentInputType,
 } from './auth.types';
+
+/** Query.apiKeys' page (GET /api/keys answers all of them by default). */
+const keysPageInput = z.object({
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg(LIST_BOUNDS.apiKeysListed, LIST_BOUNDS.apiKeysListed).describe(`Keys per page, 1 to ${LIST_BOUNDS.apiKeysListed} (default ${LIST_BOUNDS.apiKeysListed})`),
+});
 
 const apiKeys = (ctx: Context) => new ApiKeyService(new AuthRepository(ctx.em), ctx.deps.config.auth);
 const onboarding = (ctx: Context) => new OnboardingService(new AuthRepository(ctx.em), ctx.deps.config.auth, ctx.deps.mailer, ctx.log);
@@ -36,10 +46,19 @@ export class AuthResolver {
   }
 
   @Authorized()
-  @Extensions(maxItems(LIST_BOUNDS.apiKeysListed))
-  @Query(() => [ApiKeyInfo], { nullable: true, description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}` })
-  apiKeys(@Ctx() ctx: Context): Promise<ApiKeyInfo[]> {
-    return apiKeys(ctx).list(requireViewer(ctx.viewer));
+  @Query(() => ApiKeyPage, {
+    nullable: true,
+    description: `The caller's API keys, newest first, without secrets (revoked ones included): the newest ${LIST_BOUNDS.apiKeysListed}, a page at a time (all of them by default)`,
+  })
+  apiKeys(
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: describe(keysPageInput, 'limit') }) limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(keysPageInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.apiKeysListed, LIST_BOUNDS.apiKeysListed) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<ApiKeyInfo>> {
+    const parsed = validate(keysPageInput, withoutNulls({ limit, page }));
+    return apiKeys(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, LIST_BOUNDS.apiKeysListed));
   }
 
   @Authorized()

@@ -1,5 +1,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { LIST_BOUNDS } from '../../common/bounds';
 import { describe } from '../../common/validation';
+import { Page } from '../../graphql/common.types';
 import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from './auth.inputs';
 
 @ObjectType('ApiKey', { description: 'A personal API key, without its secret' })
@@ -25,6 +27,9 @@ export class ApiKeyInfo {
   @Field(() => Date, { description: 'When the key was revoked; null while it is active', name: 'revokedAt', nullable: true })
   revoked_at!: Date | null;
 }
+
+@ObjectType('ApiKeyPage', { description: `A page of the caller's API keys, newest first (of the newest ${LIST_BOUNDS.apiKeysListed})` })
+export class ApiKeyPage extends Page(ApiKeyInfo, LIST_BOUNDS.apiKeysListed) {}
 
 @ObjectType('IssuedApiKey', { description: 'An API key just created, with its secret' })
 export class IssuedApiKey {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIST_BOUNDS } from '../../common/bounds';
-import { graphPageInput, limitArg, pageArg, uuid } from '../../common/validation';
+import { PageRequest, pageRequest } from '../../common/paging';
+import { graphPageInput, limitArg, pageArg, uuid, validate, withoutNulls } from '../../common/validation';
 import { artistName } from '../artist';
 
 /**
@@ -36,6 +37,10 @@ export const catalogSongsInput = z.object({
 
 export const catalogsInput = z.object({
   account_id: uuid().optional().describe('Catalogs of this account (it must be reachable) instead of the caller'),
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount).describe(
+    `Catalogs per page, 1 to ${LIST_BOUNDS.catalogsPerAccount} (default ${LIST_BOUNDS.catalogsPerAccount}: all of them, as an account holds at most that many)`,
+  ),
 });
 
 export const addCatalogInput = z
@@ -81,10 +86,25 @@ export const catalogIdInput = z.object({ id: uuid() });
 export const isrcInput = z.object({ isrc });
 
 /** Artist.catalogs and Song.catalogs: the first `limit` catalogs by name. */
-export const catalogsLimitInput = z.object({ limit: limitArg(LIST_BOUNDS.catalogsPerList, 20).describe(`Catalogs, 1 to ${LIST_BOUNDS.catalogsPerList}`) });
+export const catalogsLimitInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUNDS.catalogsPerList, 20).describe(`Catalogs, 1 to ${LIST_BOUNDS.catalogsPerList}`) });
 
 /** Catalog.songs in the graph: a page, optionally only the songs credited to an artist with this name. */
 export const catalogSongsFieldInput = graphPageInput.extend({ artistName: catalogSongsInput.shape.artistName });
+
+/** Catalog.songs' arguments as given (GraphQL nullable arguments: null is absent). */
+export interface CatalogSongsFieldArgs {
+  page?: number | null;
+  limit?: number | null;
+  first?: number | null;
+  after?: string | null;
+  artistName?: string | null;
+}
+
+/** The page Catalog.songs asks for, and its filter (lower-cased); a bad argument is a 400 naming it. */
+export function catalogSongsFieldRequest(args: CatalogSongsFieldArgs): { request: PageRequest; filter: string | null } {
+  const { page, limit, artistName } = validate(catalogSongsFieldInput, withoutNulls({ page: args.page, limit: args.limit, artistName: args.artistName }));
+  return { request: pageRequest({ page, limit }, args), filter: artistName ? artistName.toLowerCase() : null };
+}
 
 export type CatalogSongsInput = z.output<typeof catalogSongsInput>;
 export type CatalogsInput = z.output<typeof catalogsInput>;

@@ -36,7 +36,7 @@ export function createCatalogLoaders(em: EntityManager) {
      * given name (lower-cased); one statement for any number of catalogs.
      */
     catalogSongsPage: new DataLoader<SongsPageKey, Page<CatalogSongRow>, string>(
-      (keys) => batchPages(keys, (ids, offset, limit, filter) => repo.songsPages(ids, offset, limit, filter)),
+      (keys) => batchPages(keys, (ids, position, limit, filter) => repo.songsPages(ids, position, limit, filter)),
       { cacheKeyFn: pageKeyOf },
     ),
 
@@ -100,7 +100,7 @@ export function createCatalogLoaders(em: EntityManager) {
 
     /** A page of the songs crediting an artist, by ISRC, in catalogs the viewer reaches; batched over artists. */
     artistSongsPage: new DataLoader<ForViewer<PageKey>, Page<Song>, string>(
-      (keys) => perViewer(keys, (viewer, group) => batchPages(group, (ids, offset, limit) => repo.artistSongsPages(viewer, ids, offset, limit))),
+      (keys) => perViewer(keys, (viewer, group) => batchPages(group, (ids, position, limit) => repo.artistSongsPages(viewer, ids, position, limit))),
       { cacheKeyFn: (k) => `${k.viewer.accountId}|${pageKeyOf(k)}` },
     ),
   };

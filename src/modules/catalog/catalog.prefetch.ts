@@ -1,6 +1,5 @@
-import { withoutNulls } from '../../common/validation';
-import { childFields, onlyField, Prefetches } from '../../graphql/prefetch';
-import { catalogSongsFieldInput } from './catalog.inputs';
+import { childFields, onlyField, PrefetchField, Prefetches } from '../../graphql/prefetch';
+import { CatalogSongsFieldArgs, catalogSongsFieldRequest } from './catalog.inputs';
 import { CatalogRepository } from './catalog.repository';
 import type { Catalog, CatalogAccount, Song } from './catalog.types';
 
@@ -15,6 +14,24 @@ interface CatalogsAhead {
 }
 
 /**
+ * The fields selected on the catalogs of Artist.catalogs (a CatalogPage): those on its `items`,
+ * when they are selected once (an aliased second selection is left to the resolvers).
+ */
+function catalogFields(field: PrefetchField): PrefetchField[] {
+  const items = field.type ? onlyField(childFields(field.info, [field.node.selectionSet], field.type), 'items') : undefined;
+  return items?.type ? childFields(field.info, [items.node.selectionSet], items.type) : [];
+}
+
+/** The page Catalog.songs asks for with these arguments; null when they are invalid. */
+function songsRequest(args: Record<string, unknown>): ReturnType<typeof catalogSongsFieldRequest> | null {
+  try {
+    return catalogSongsFieldRequest(args as CatalogSongsFieldArgs);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Artist.catalogs read ahead in the statement of the artists' list (a roster): the catalogs, their
  * accounts and one page of each catalog's songs with their credits, when the selection asks for
  * them with one set of arguments. Anything else selected below is left to its resolver.
@@ -22,18 +39,18 @@ interface CatalogsAhead {
 export const catalogPrefetch: Prefetches = {
   'Artist.catalogs': {
     sql(ctx, field, artistId) {
-      const catalogType = field.type;
-      if (!ctx.viewer || !catalogType) return null;
-      const below = childFields(field.info, [field.node.selectionSet], catalogType);
+      if (!ctx.viewer || !field.type) return null;
+      const below = catalogFields(field);
       const songs = onlyField(below, 'songs');
       const accounts = below.some((f) => f.node.name.value === 'accounts');
       let page: { offset: number; limit: number; filter: string | null } | undefined;
       if (songs) {
-        const parsed = catalogSongsFieldInput.safeParse(withoutNulls(songs.args));
-        // An invalid page is answered by the field's own resolver (its error names the argument).
-        if (!parsed.success) return null;
-        const { page: number, limit, artistName } = parsed.data;
-        page = { offset: (number - 1) * limit, limit, filter: artistName ? artistName.toLowerCase() : null };
+        const asked = songsRequest(songs.args);
+        // An invalid page is answered by the field's own resolver (its error names the argument);
+        // a page after a cursor too (a cursor is checked against its catalog, known only per row).
+        if (!asked || asked.request.after !== null) return null;
+        const { request, filter } = asked;
+        page = { offset: (request.page - 1) * request.limit, limit: request.limit, filter };
       }
       return new CatalogRepository(ctx.em).artistCatalogsJson(ctx.viewer, artistId, { accounts, songs: page });
     },
@@ -43,18 +60,21 @@ export const catalogPrefetch: Prefetches = {
       if (!viewer || !value) return;
       const ahead = value as CatalogsAhead;
       ctx.access.primeReach(viewer, artistId, ahead.reachable);
-      const below = field.type ? childFields(field.info, [field.node.selectionSet], field.type) : [];
-      const songsField = onlyField(below, 'songs');
-      const songsArgs = songsField ? catalogSongsFieldInput.safeParse(withoutNulls(songsField.args)) : undefined;
+      const songsField = onlyField(catalogFields(field), 'songs');
+      const songsArgs = songsField ? songsRequest(songsField.args) : null;
       const catalogs: Catalog[] = [];
       for (const { accounts, songs, ...row } of ahead.catalogs) {
         const catalog = { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
         catalogs.push(catalog);
         if (accounts) ctx.loaders.accountsByCatalog.prime(catalog.id, accounts);
-        if (songs && songsArgs?.success) {
-          const { page, limit, artistName } = songsArgs.data;
+        if (songs && songsArgs && songsArgs.request.after === null) {
+          const { request, filter } = songsArgs;
+          const offset = (request.page - 1) * request.limit;
           const rows = songs.items.map((song) => ({ ...song, updated_at: new Date(song.updated_at) }));
-          ctx.loaders.catalogSongsPage.prime({ id: catalog.id, page, limit, filter: artistName ? artistName.toLowerCase() : null }, { rows, total: Number(songs.total) });
+          ctx.loaders.catalogSongsPage.prime(
+            { id: catalog.id, position: { offset }, limit: request.limit, filter },
+            { rows, total: Number(songs.total), skipped: offset },
+          );
         }
       }
       ctx.loaders.reachableCatalogsByArtist.prime({ viewer, id: artistId }, catalogs);

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
-import type { PagedRow } from '../../db/pages';
+import type { Position } from '../../common/paging';
+import { PagedRow, skippedSql } from '../../db/pages';
 import { hotQuery, pgArray, query, withDates } from '../../db/sql';
 import { ArtistRepository } from '../artist';
 import type { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
@@ -19,6 +20,8 @@ export interface CatalogAccessRow extends Catalog {
 export interface CatalogSongsPage {
   reachable: boolean;
   total: number;
+  /** Songs of the catalog (matching the filter) before the page. */
+  skipped: number;
   songs: Song[];
 }
 
@@ -88,10 +91,12 @@ export class CatalogRepository {
    * viewer reaches it, then, only when reachable, the page by ISRC (optionally only songs credited
    * to an artist with the given lower-cased name), its total and each entry's credits in credit order.
    */
-  async songsPageWithAccess(viewer: Viewer, catalogId: string, offset: number, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
+  async songsPageWithAccess(viewer: Viewer, catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
     const reach = catalogReach(viewer, 'c.id');
+    // After a cursor: the page starts after the songs at or before its ISRC.
+    const skip = skippedSql(position, ([isrc]) => ({ sql: '(select count(*)::int from matching where isrc <= ?)', bindings: [isrc] }));
     const rows = withDates(
-      await hotQuery<Song & { reachable: boolean; total: string; artists: SongCredit[] }>(
+      await hotQuery<Song & { reachable: boolean; total: string; skipped: number; artists: SongCredit[] }>(
         this.em,
         `with catalog as (
            select c.id, ${reach.sql} as reachable from catalogs c where c.id = ?),
@@ -100,9 +105,10 @@ export class CatalogRepository {
             where cs.catalog_id = ? and (select reachable from catalog)
               ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
                                                       where a.kind = 'artist' and lower(a.name) = ?)`}),
+         skip as (select ${skip.sql} as n),
          page as (
-           select * from matching order by isrc offset ? limit ?)
-         select catalog.reachable, (select count(*) from matching) as total,
+           select * from matching order by isrc offset (select n from skip) limit ?)
+         select catalog.reachable, (select count(*) from matching) as total, (select n from skip) as skipped,
                 page.entry_id, page.catalog_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
                 coalesce(credits.artists, '[]'::json) as artists
            from catalog
@@ -113,7 +119,7 @@ export class CatalogRepository {
                        from catalog_song_artists csa join accounts a on a.id = csa.artist_id
                       where csa.catalog_song_id = page.entry_id order by csa.created_at, a.name, a.id limit ${LIST_BOUNDS.creditsPerSong}) c) credits on true
           order by page.isrc`,
-        [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), offset, limit],
+        [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), ...skip.bindings, limit],
       ),
     );
     if (rows.length === 0) return null;
@@ -129,31 +135,33 @@ export class CatalogRepository {
         entry_id: row.entry_id,
         credits: row.artists,
       }));
-    return { reachable: rows[0].reachable, total: Number(rows[0].total), songs };
+    return { reachable: rows[0].reachable, total: Number(rows[0].total), skipped: Number(rows[0].skipped), songs };
   }
 
   /**
    * A page of each catalog's songs by ISRC, optionally only those credited to an artist with the
    * given name (lower-cased); one statement for any number of catalogs.
    */
-  async songsPages(catalogIds: string[], offset: number, limit: number, filter: string | null): Promise<PagedRow<CatalogSongRow>[]> {
-    const rows = await query<CatalogSongRow & { owner: string; total: string; rn: string }>(
+  async songsPages(catalogIds: string[], position: Position<readonly string[]>, limit: number, filter: string | null): Promise<PagedRow<CatalogSongRow>[]> {
+    const skip = skippedSql(position, ([isrc]) => ({ sql: 'count(*) filter (where cs.isrc <= ?) over (partition by cs.catalog_id)', bindings: [isrc] }));
+    const rows = await query<CatalogSongRow & { owner: string; total: string; skipped: string; rn: string }>(
       this.em,
       `with f as (
          select ${SONG_COLUMNS},
                 row_number() over (partition by cs.catalog_id order by cs.isrc) as rn,
-                count(*) over (partition by cs.catalog_id) as total
+                count(*) over (partition by cs.catalog_id) as total,
+                ${skip.sql} as skipped
            from catalog_songs cs
           where cs.catalog_id = any(?::uuid[])
             ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
                                                     where a.kind = 'artist' and lower(a.name) = ?)`})
-       select t.catalog_id as owner, t.total, p.catalog_id, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
-         from (select distinct catalog_id, total from f) t
-         left join f p on p.catalog_id = t.catalog_id and p.rn > ? and p.rn <= ?
+       select t.catalog_id as owner, t.total, t.skipped, p.catalog_id, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+         from (select distinct catalog_id, total, skipped from f) t
+         left join f p on p.catalog_id = t.catalog_id and p.rn > t.skipped and p.rn <= t.skipped + ?
         order by t.catalog_id, p.rn`,
-      filter === null ? [pgArray(catalogIds), offset, offset + limit] : [pgArray(catalogIds), filter, offset, offset + limit],
+      [...skip.bindings, pgArray(catalogIds), ...(filter === null ? [] : [filter]), limit],
     );
-    return rows.map(({ owner, total, rn: _rn, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+    return rows.map(({ owner, total, skipped, rn: _rn, ...song }) => ({ owner, total, skipped, item: song.isrc ? song : null }));
   }
 
   /** Artists credited on each catalog entry, in credit order, with the credit time in epoch seconds. */
@@ -306,9 +314,10 @@ export class CatalogRepository {
    * A page of the songs crediting each artist, by ISRC: entries in catalogs the viewer reaches,
    * one per ISRC (the most recently updated); one statement for any number of artists.
    */
-  async artistSongsPages(viewer: Viewer, artistIds: string[], offset: number, limit: number): Promise<PagedRow<Song>[]> {
+  async artistSongsPages(viewer: Viewer, artistIds: string[], position: Position<readonly string[]>, limit: number): Promise<PagedRow<Song>[]> {
     const reach = catalogReach(viewer, 'cs.catalog_id');
-    const rows = await query<Song & { owner: string; total: string; rn: string; artist_id: string }>(
+    const skip = skippedSql(position, ([isrc]) => ({ sql: 'count(*) filter (where e.isrc <= ?) over (partition by e.artist_id)', bindings: [isrc] }));
+    const rows = await query<Song & { owner: string; total: string; skipped: string; rn: string; artist_id: string }>(
       this.em,
       `with e as (
          select distinct on (csa.artist_id, cs.isrc) csa.artist_id, ${SONG_COLUMNS}
@@ -316,14 +325,15 @@ export class CatalogRepository {
           where csa.artist_id = any(?::uuid[]) and ${reach.sql}
           order by csa.artist_id, cs.isrc, ${LATEST_ENTRY}),
        f as (
-         select e.*, row_number() over (partition by e.artist_id order by e.isrc) as rn, count(*) over (partition by e.artist_id) as total from e)
-       select t.artist_id as owner, t.total, p.entry_id, p.catalog_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
-         from (select distinct artist_id, total from f) t
-         left join f p on p.artist_id = t.artist_id and p.rn > ? and p.rn <= ?
+         select e.*, row_number() over (partition by e.artist_id order by e.isrc) as rn, count(*) over (partition by e.artist_id) as total,
+                ${skip.sql} as skipped from e)
+       select t.artist_id as owner, t.total, t.skipped, p.entry_id, p.catalog_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
+         from (select distinct artist_id, total, skipped from f) t
+         left join f p on p.artist_id = t.artist_id and p.rn > t.skipped and p.rn <= t.skipped + ?
         order by t.artist_id, p.rn`,
-      [pgArray(artistIds), ...reach.bindings, offset, offset + limit],
+      [pgArray(artistIds), ...reach.bindings, ...skip.bindings, limit],
     );
-    return rows.map(({ owner, total, rn: _rn, artist_id: _a, ...song }) => ({ owner, total, item: song.isrc ? song : null }));
+    return rows.map(({ owner, total, skipped, rn: _rn, artist_id: _a, ...song }) => ({ owner, total, skipped, item: song.isrc ? song : null }));
   }
 
   /**

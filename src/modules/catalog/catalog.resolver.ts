@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import { requireViewer } from '../../auth/access';
-import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import { describe, graphPageInput, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
 import { Artist } from '../artist';
 import {
@@ -12,7 +14,7 @@ import {
   catalogsInput,
   catalogsLimitInput,
   MAX_SONGS_PER_WRITE,
-  catalogSongsFieldInput,
+  catalogSongsFieldRequest,
   catalogSongsInput,
   isrcInput,
   removeCatalogsInput,
@@ -23,7 +25,10 @@ import { CatalogService } from './catalog.service';
 import {
   AddCatalogInputType,
   AddCatalogSongsInputType,
+  AccountCatalogPage,
   Catalog,
+  CatalogAccountPage,
+  CatalogPage,
   CatalogAccount,
   CatalogSongsQueryInput,
   RemoveCatalogSongsInputType,
@@ -37,9 +42,13 @@ import {
 export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds);
 
 const PAGE = { nullable: true, description: 'Page number, default 1' } as const;
+const FIRST = { nullable: true, description: FIRST_DESCRIPTION } as const;
+const AFTER = { nullable: true, description: AFTER_DESCRIPTION } as const;
 const LIMIT = { nullable: true, description: '1 to 100, default 20' } as const;
 /** A list of catalogs nested in the graph: the first `limit` by name (GraphQL default, so the cost model weighs it as asked). */
-const CATALOGS_LIMIT = { nullable: true, defaultValue: 20, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
+const CATALOGS_LIMIT = { nullable: true, description: `1 to ${LIST_BOUNDS.catalogsPerList}, default 20` } as const;
+/** Catalog.accounts' page (all of a catalog's accounts by default). */
+const accountsPageInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) });
 
 @Resolver()
 export class CatalogResolver {
@@ -47,15 +56,27 @@ export class CatalogResolver {
   @Query(() => SongPage, { nullable: true, description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
   catalogSongs(@Ctx() ctx: Context, @Arg('input', () => CatalogSongsQueryInput) input: CatalogSongsQueryInput): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).songs(viewer, validate(catalogSongsInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input;
+    const parsed = validate(catalogSongsInput, withoutNulls({ ...offsetInput }));
+    return catalogService(ctx).songs(viewer, parsed, pageRequest(parsed, input));
   }
 
   @Authorized()
-  @Extensions(maxItems(LIST_BOUNDS.catalogsPerAccount))
-  @Query(() => [Catalog], { nullable: true, description: `Catalogs linked to the caller, or to the account given, by name (an account holds at most ${LIST_BOUNDS.catalogsPerAccount})` })
-  catalogs(@Ctx() ctx: Context, @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null): Promise<Catalog[]> {
+  @Query(() => AccountCatalogPage, {
+    nullable: true,
+    description: `Catalogs linked to the caller, or to accountId, by name, a page at a time (an account holds at most ${LIST_BOUNDS.catalogsPerAccount}: one page of them by default)`,
+  })
+  catalogs(
+    @Ctx() ctx: Context,
+    @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: describe(catalogsInput, 'limit') }) limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(catalogsInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount) }) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalogs(viewer, validate(catalogsInput, withoutNulls({ accountId })));
+    const input = validate(catalogsInput, withoutNulls({ accountId, limit, page }));
+    return catalogService(ctx).catalogs(viewer, input, pageRequest(input, { limit, page, first, after }, LIST_BOUNDS.catalogsPerAccount));
   }
 
   @Authorized()
@@ -115,14 +136,24 @@ export class CatalogGraphResolver {
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
     @Arg('artistName', () => String, { nullable: true, description: 'Only songs credited to an artist with this name (case-insensitive)' })
     artistName?: string | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
   ): Promise<PageOf<Song>> {
-    return catalogService(ctx).catalogSongs(catalog, validate(catalogSongsFieldInput, withoutNulls({ page, limit, artistName })));
+    const { request, filter } = catalogSongsFieldRequest({ page, limit, first, after, artistName });
+    return catalogService(ctx).catalogSongs(catalog, request, filter);
   }
 
-  @Extensions(maxItems(LIST_BOUNDS.accountsPerCatalog))
-  @FieldResolver(() => [CatalogAccount], { description: `Accounts the catalog is linked to, by name (at most ${LIST_BOUNDS.accountsPerCatalog})` })
-  accounts(@Root() catalog: Catalog, @Ctx() ctx: Context): Promise<CatalogAccount[]> {
-    return catalogService(ctx).catalogAccounts(catalog);
+  @FieldResolver(() => CatalogAccountPage, { description: `Accounts the catalog is linked to, by name, a page at a time (at most ${LIST_BOUNDS.accountsPerCatalog}: all of them by default)` })
+  accounts(
+    @Root() catalog: Catalog,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: `1 to ${LIST_BOUNDS.accountsPerCatalog}, default ${LIST_BOUNDS.accountsPerCatalog}` }) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) }) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<CatalogAccount>> {
+    const parsed = validate(accountsPageInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).catalogAccounts(catalog, pageRequest(parsed, { limit, page, first, after }, LIST_BOUNDS.accountsPerCatalog));
   }
 }
 
@@ -140,21 +171,35 @@ export class SongGraphResolver {
     return catalogService(ctx).songArtists(song);
   }
 
-  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
-  @FieldResolver(() => [Catalog], { description: 'Catalogs holding the song that the caller reaches, the first `limit` by name' })
-  catalogs(@Root() song: Song, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
-    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
+  @FieldResolver(() => CatalogPage, { description: `Catalogs holding the song that the caller reaches, by name, a page at a time (of the first ${LIST_BOUNDS.catalogsPerList})` })
+  catalogs(
+    @Root() song: Song,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
+    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, pageRequest(parsed, { limit, page, first, after }));
   }
 }
 
 @Resolver(() => Artist)
 export class ArtistCatalogResolver {
-  @Extensions(maxItems(CATALOGS_LIMIT.defaultValue))
-  @FieldResolver(() => [Catalog], {
-    description: 'Catalogs the caller reaches that are linked to the artist or hold its songs, the first `limit` by name; empty when the caller cannot reach the artist',
+  @FieldResolver(() => CatalogPage, {
+    description: `Catalogs the caller reaches that are linked to the artist or hold its songs, by name, a page at a time (of the first ${LIST_BOUNDS.catalogsPerList}); empty when the caller cannot reach the artist`,
   })
-  catalogs(@Root() artist: Artist, @Ctx() ctx: Context, @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null): Promise<Catalog[]> {
-    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, validate(catalogsLimitInput, withoutNulls({ limit })).limit);
+  catalogs(
+    @Root() artist: Artist,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
+    @Arg('page', () => Int, PAGE) page?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
+  ): Promise<PageOf<Catalog>> {
+    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
+    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, pageRequest(parsed, { limit, page, first, after }));
   }
 
   @FieldResolver(() => SongPage, { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
@@ -163,8 +208,11 @@ export class ArtistCatalogResolver {
     @Ctx() ctx: Context,
     @Arg('page', () => Int, PAGE) page?: number | null,
     @Arg('limit', () => Int, LIMIT) limit?: number | null,
+    @Arg('first', () => Int, FIRST) first?: number | null,
+    @Arg('after', () => String, AFTER) after?: string | null,
   ): Promise<PageOf<Song>> {
     const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).artistSongs(viewer, artist, validate(graphPageInput, withoutNulls({ page, limit })));
+    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
+    return catalogService(ctx).artistSongs(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
   }
 }

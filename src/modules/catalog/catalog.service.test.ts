@@ -24,7 +24,7 @@ const loader = <K, V>(answer: (key: K) => V, cacheKeyFn?: (key: K) => string) =>
   new DataLoader<K, V, string>(async (keys) => keys.map(answer), { cacheKeyFn: cacheKeyFn ?? ((k) => JSON.stringify(k)) });
 
 function loaders(): CatalogLoaders {
-  const empty: Page<never> = { rows: [], total: 0 };
+  const empty: Page<never> = { rows: [], total: 0, skipped: 0 };
   return {
     catalogAccess: loader(({ id }: { id: string; viewer: Viewer }) => catalogs.get(id) ?? null),
     creditsByEntry: loader((_entryId: string): SongCredit[] => []),
@@ -78,7 +78,7 @@ function fakeStore(existing: string[] = []) {
   const store: CatalogStore = {
     songsPageWithAccess: async (_viewer, catalogId) => {
       const catalog = catalogs.get(catalogId);
-      return catalog ? { reachable: catalog.reachable, total: 0, songs: [] } : null;
+      return catalog ? { reachable: catalog.reachable, total: 0, skipped: 0, songs: [] } : null;
     },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),
@@ -144,7 +144,8 @@ describe('CatalogService.songs (fake repository, no database)', () => {
     await expect(service.songs(nora, { catalog_id: FOREIGN, ...input })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.songs(nora, { catalog_id: OWN, ...input })).resolves.toEqual({
       items: [],
-      pagination: { total_count: 0, page: 1, limit: 20, total_pages: 0 },
+      pagination: { totalCount: 0, page: 1, limit: 20, totalPages: 0 },
+      pageInfo: { endCursor: null, hasNextPage: false },
     });
   });
 });

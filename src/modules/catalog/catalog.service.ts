@@ -2,16 +2,16 @@ import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
-import { PageOf, pageOf } from '../../graphql/common.types';
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
 import type { Artist } from '../artist';
 import {
   AddCatalogInput,
   AddSongsInput,
-  CatalogSongsFieldInput,
   CatalogSongsInput,
   CatalogsInput,
-  GraphPageInput,
   normalizeIsrc,
   RemoveCatalogsInput,
   RemoveSongsInput,
@@ -44,6 +44,22 @@ const toCatalog = (row: Catalog): Catalog => ({ id: row.id, name: row.name, crea
 
 /** Catalogs by name, then id (sorted here, as the graph always has: the same order whatever the database collation). */
 const byName = (rows: Catalog[]): Catalog[] => rows.map(toCatalog).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+
+/** Cursors of song lists: the ISRC (unique within a catalog, and within an artist's songs, which hold one entry per ISRC). */
+const SONG_KEY = z.tuple([cursorKeys.isrc]);
+/** The list name of a catalog's songs in cursors (Query.catalogSongs and Catalog.songs page the same list). */
+const CATALOG_SONGS = 'Catalog.songs';
+const ARTIST_SONGS = 'Artist.songs';
+const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(list, scope, [song.isrc]);
+
+/** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
+const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
+  list,
+  scope,
+  key: z.tuple([z.string().max(1000), z.string().max(64)]),
+  keyOf: (item) => [item.name, item.id] as const,
+  compare: compareKeys(names, byCodePoint),
+});
 
 const keyOf = (ref: EntryRef) => `${ref.catalog_id}|${ref.isrc}`;
 
@@ -99,18 +115,26 @@ export class CatalogService {
   }
 
   /** Query.catalogSongs (GET /api/catalogs/songs): 404 absent, 403 unreachable; the check, the page and its credits are one read. */
-  async songs(viewer: Viewer, input: CatalogSongsInput): Promise<PageOf<Song>> {
+  async songs(viewer: Viewer, input: CatalogSongsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Song>> {
     const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, (input.page - 1) * input.limit, input.limit, filter);
+    const position = positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY);
+    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, position, request.limit, filter);
     if (!page) throw notFound(`Catalog ${input.catalog_id}`);
     if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
-    return pageOf(page.songs, page.total, input.page, input.limit);
+    return pageOf(page.songs, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, input.catalog_id));
   }
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
-  async catalogs(viewer: Viewer, input: CatalogsInput): Promise<Catalog[]> {
+  async catalogs(viewer: Viewer, input: CatalogsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Catalog>> {
     const accountId = await this.access.resolveAccount(viewer, input.account_id);
-    return this.loaders.catalogsByAccount.load(accountId);
+    // Read whole (an account holds at most LIST_BOUNDS.catalogsPerAccount), by name then id, and paged here.
+    return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
+      list: 'Query.catalogs',
+      scope: accountId,
+      key: z.tuple([z.string().max(1000), cursorKeys.uuid]),
+      keyOf: (catalog) => [catalog.name, catalog.id] as const,
+      compare: compareKeys(byCodePoint, byCodePoint),
+    });
   }
 
   /** POST /api/catalogs: create a catalog ({name}) or link an existing one ({catalog_id}) to an account. */
@@ -277,14 +301,15 @@ export class CatalogService {
   }
 
   /** Catalog.songs (the catalog was reached, so it is reachable). */
-  async catalogSongs(catalog: Catalog, input: CatalogSongsFieldInput): Promise<PageOf<Song>> {
-    const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const page = await this.loaders.catalogSongsPage.load({ id: catalog.id, page: input.page, limit: input.limit, filter });
-    return pageOf(page.rows, page.total, input.page, input.limit);
+  async catalogSongs(catalog: Catalog, request: PageRequest, filter: string | null): Promise<PageOf<Song>> {
+    const position = positionOf(request, CATALOG_SONGS, catalog.id, SONG_KEY);
+    const page = await this.loaders.catalogSongsPage.load({ id: catalog.id, position, limit: request.limit, filter });
+    return pageOf(page.rows, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, catalog.id));
   }
 
-  catalogAccounts(catalog: Catalog): Promise<CatalogAccount[]> {
-    return this.loaders.accountsByCatalog.load(catalog.id);
+  /** Catalog.accounts: read whole (at most LIST_BOUNDS.accountsPerCatalog, by name then id) and paged here. */
+  async catalogAccounts(catalog: Catalog, request: PageRequest): Promise<PageOf<CatalogAccount>> {
+    return pageOfList(await this.loaders.accountsByCatalog.load(catalog.id), request, byNameAndId('Catalog.accounts', catalog.id, byCodePoint));
   }
 
   /** Song.credits: the artists credited on the entry the song was read from, in credit order. */
@@ -298,24 +323,26 @@ export class CatalogService {
   }
 
   /** Song.catalogs: only the catalogs the caller reaches. */
-  async songCatalogs(viewer: Viewer, song: Song, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
-    return byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc })).slice(0, limit);
+  async songCatalogs(viewer: Viewer, song: Song, request: PageRequest): Promise<PageOf<Catalog>> {
+    return pageOfList(byName(await this.loaders.reachableCatalogsByIsrc.load({ viewer, isrc: song.isrc })), request, byNameAndId('Song.catalogs', song.isrc, byLocale));
   }
 
   /**
    * Artist.catalogs: catalogs linked to the artist or holding its songs, those the caller reaches;
    * empty for an artist the caller cannot reach.
    */
-  async artistCatalogs(viewer: Viewer, artist: Artist, limit: number = LIST_BOUNDS.catalogsPerList): Promise<Catalog[]> {
-    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return [];
-    return byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id })).slice(0, limit);
+  async artistCatalogs(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<Catalog>> {
+    const order = byNameAndId<Catalog>('Artist.catalogs', artist.id, byLocale);
+    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return pageOfList([], request, order);
+    return pageOfList(byName(await this.loaders.reachableCatalogsByArtist.load({ viewer, id: artist.id })), request, order);
   }
 
   /** Artist.songs: songs crediting the artist, empty for an artist the caller cannot reach. */
-  async artistSongs(viewer: Viewer, artist: Artist, { page, limit }: GraphPageInput): Promise<PageOf<Song>> {
-    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return pageOf([], 0, page, limit);
-    const found = await this.loaders.artistSongsPage.load({ viewer, id: artist.id, page, limit });
-    return pageOf(found.rows, found.total, page, limit);
+  async artistSongs(viewer: Viewer, artist: Artist, request: PageRequest): Promise<PageOf<Song>> {
+    const position = positionOf(request, ARTIST_SONGS, artist.id, SONG_KEY);
+    if (!(await this.access.canAccessAccountBatched(viewer, artist.id))) return emptyPage('offset' in position ? position.offset : 0, request.limit);
+    const found = await this.loaders.artistSongsPage.load({ viewer, id: artist.id, position, limit: request.limit });
+    return pageOf(found.rows, { total: found.total, skipped: found.skipped, limit: request.limit }, songCursor(ARTIST_SONGS, artist.id));
   }
 
   /** The song an ISRC (canonical) is to the caller, as a catalog it reaches holds it; null when none does. */

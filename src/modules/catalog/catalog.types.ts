@@ -1,8 +1,10 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Page } from '../../graphql/common.types';
 import { describe } from '../../common/validation';
 import { AccountKind } from '../account';
 import { addCatalogInput, catalogLink, catalogSongsInput, songItem, songRef } from './catalog.inputs';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 
 @ObjectType('SongCredit', { description: 'An artist credited on a song' })
 export class SongCredit {
@@ -106,6 +108,12 @@ export class Song {
 @ObjectType('SongPage', { description: 'A page of songs' })
 export class SongPage extends Page(Song) {}
 
+@ObjectType('AccountCatalogPage', { description: "A page of an account's catalogs, by name (all of them by default)" })
+export class AccountCatalogPage extends Page(Catalog, LIST_BOUNDS.catalogsPerAccount) {}
+
+@ObjectType('CatalogPage', { description: 'A page of catalogs, by name' })
+export class CatalogPage extends Page(Catalog) {}
+
 /** Query.catalogSongs: a page of a catalog's songs. */
 @InputType('CatalogSongsInput', { description: 'Which songs of a catalog, a page at a time' })
 export class CatalogSongsQueryInput {
@@ -120,6 +128,12 @@ export class CatalogSongsQueryInput {
 
   @Field(() => Int, { nullable: true, description: describe(catalogSongsInput, 'limit') })
   limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 @InputType('AddCatalogInput', { description: 'Create a catalog (a name) or link an existing one (a catalog id), to the caller or the account given' })
@@ -163,3 +177,6 @@ export class CatalogAccount {
   @Field(() => AccountKind, { description: 'Whether the account is a person, an artist or an organization' })
   kind!: AccountKind;
 }
+
+@ObjectType('CatalogAccountPage', { description: 'A page of the accounts a catalog is linked to, by name (all of them by default)' })
+export class CatalogAccountPage extends Page(CatalogAccount, LIST_BOUNDS.accountsPerCatalog) {}

@@ -1,3 +1,5 @@
+import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
+import { skippedSql } from '../../db/pages';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
@@ -34,7 +36,10 @@ export interface RunView {
 export interface RunsPage {
   reachable: boolean;
   total: number;
-  runs: RunView[];
+  /** Runs of the account before the page. */
+  skipped: number;
+  /** Each run with its creation time in microseconds since the epoch (the list's sort key, for cursors). */
+  runs: (RunView & { createdMicros: string })[];
 }
 
 /** A run's columns as raw SQL returns them (timestamps as text, jsonb parsed), under the alias `run`. */
@@ -108,32 +113,42 @@ export class RenderRepository {
    * One page of the account's runs, newest first, with the account's total and whether the viewer
    * reaches the account, in ONE statement (an unreachable account reads no run and counts none).
    */
-  async runsPage(viewer: Viewer, accountId: string, limit: number, offset: number): Promise<RunsPage> {
+  async runsPage(viewer: Viewer, accountId: string, limit: number, position: Position<readonly string[]>): Promise<RunsPage> {
     const reach = reachCondition(viewer, 'asked.account_id');
-    const rows = await this.hotRows<Partial<RunRow> & { reachable: boolean; total: number }>(
+    // Newest first: after a cursor, the page starts after the runs at or above its (creation time, id).
+    const skip = skippedSql(position, ([at, id]) => ({
+      sql: `(select count(*)::int from render_runs run join target on target.reachable and run.account_id = target.account_id
+              where (run.created_at, run.id) >= (${fromEpochMicros}, ?::uuid))`,
+      bindings: [at, id],
+    }));
+    const rows = await this.hotRows<Partial<RunRow> & { reachable: boolean; total: number; skipped: number; created_micros: string }>(
       `with target as (
          select asked.account_id, ${reach.sql} as reachable from (select ?::uuid as account_id) asked
        ),
+       skip as (select ${skip.sql} as n),
        page as (
-         select ${RUN_COLUMNS}
+         select ${RUN_COLUMNS}, ${epochMicros('run.created_at')} as created_micros
            from render_runs run join target on target.reachable and run.account_id = target.account_id
           order by run.created_at desc, run.id desc
-          limit ? offset ?
+          limit ? offset (select n from skip)
        ),
        counted as (
          select count(*)::int as total from render_runs run join target on target.reachable and run.account_id = target.account_id
        )
-       select target.reachable, counted.total, page.*
+       select target.reachable, counted.total, (select n from skip) as skipped, page.*
          from target cross join counted left join page on true
         order by page.created_at desc, page.id desc`,
-      [...reach.bindings, accountId, limit, offset],
+      [...reach.bindings, accountId, ...skip.bindings, limit],
     );
     const [first] = rows;
     return {
       reachable: first.reachable,
       total: first.total,
+      skipped: Number(first.skipped),
       // An empty page still answers one row (the flags), with no run in it.
-      runs: rows.filter((row): row is RunRow & { reachable: boolean; total: number } => row.id != null).map((row) => this.toRunView(row)),
+      runs: rows
+        .filter((row): row is RunRow & { reachable: boolean; total: number; skipped: number; created_micros: string } => row.id != null)
+        .map((row) => ({ ...this.toRunView(row), createdMicros: row.created_micros })),
     };
   }
 

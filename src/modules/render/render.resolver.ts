@@ -1,4 +1,7 @@
-import { Arg, Authorized, Int, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { pageRequest } from '../../common/paging';
+import { Arg, Authorized, Ctx, Extensions, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { maxItems } from '../../common/bounds';
+import { COMPOSITIONS } from '../../jobs/compositions';
 import { requireViewer } from '../../auth/access';
 import { validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
@@ -21,6 +24,7 @@ export class RenderResolver {
   }
 
   @Authorized()
+  @Extensions(maxItems(COMPOSITIONS.length))
   @Query(() => [CompositionType], { nullable: true, description: 'The compositions a render can name, with the JSON Schema of their props' })
   compositions(@Ctx() ctx: Context): CompositionType[] {
     return renders(ctx).compositions();
@@ -29,7 +33,9 @@ export class RenderResolver {
   @Authorized()
   @Query(() => RenderRunPage, { nullable: true, description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
   runs(@Ctx() ctx: Context, @Arg('input', () => RunsInputType, { nullable: true }) input?: RunsInputType | null): Promise<RenderRunPage> {
-    return renders(ctx).runs(requireViewer(ctx.viewer), validate(runsInput, withoutNulls({ ...input })));
+    const { first: _first, after: _after, ...offsetInput } = input ?? {};
+    const parsed = validate(runsInput, withoutNulls({ ...offsetInput }));
+    return renders(ctx).runs(requireViewer(ctx.viewer), parsed, pageRequest(parsed, input ?? {}));
   }
 
   @Authorized()

@@ -1,3 +1,4 @@
+import type { Position } from '../../common/paging';
 import { AccountKind, Viewer } from '../../auth/viewer';
 import { AppError } from '../../common/errors';
 import type { SqlExecutor } from '../../jobs/queue';
@@ -40,10 +41,11 @@ class FakeRenderStore implements RenderStore {
   async freshRun(id: string): Promise<RunView | null> {
     return this.runs.find((r) => r.id === id) ?? null;
   }
-  async runsPage(viewer: Viewer, accountId: string, limit: number, offset: number): Promise<RunsPage> {
-    if (accountId !== viewer.accountId) return { reachable: false, total: 0, runs: [] };
-    const all = this.runs.filter((r) => r.accountId === accountId);
-    return { reachable: true, total: all.length, runs: all.slice(offset, offset + limit) };
+  async runsPage(viewer: Viewer, accountId: string, limit: number, position: Position<readonly string[]>): Promise<RunsPage> {
+    const offset = 'offset' in position ? position.offset : 0;
+    if (accountId !== viewer.accountId) return { reachable: false, total: 0, skipped: offset, runs: [] };
+    const all = this.runs.filter((r) => r.accountId === accountId).map((r) => ({ ...r, createdMicros: String(r.createdAt.getTime() * 1000) }));
+    return { reachable: true, total: all.length, skipped: offset, runs: all.slice(offset, offset + limit) };
   }
   async recentReachableRuns(viewer: Viewer, statuses: readonly RunStatus[] | null, limit: number): Promise<RunView[]> {
     return this.runs.filter((r) => r.accountId === viewer.accountId && (!statuses || statuses.includes(r.status))).slice(0, limit);
@@ -167,7 +169,7 @@ describe('render runs', () => {
     const page = await service.runs(mine, { page: 2, limit: 1 });
     expect({ ids: page.items.map((r) => r.id), pagination: page.pagination }).toEqual({
       ids: ['00000000-0000-4000-8000-0000000000f2'],
-      pagination: { total_count: 2, page: 2, limit: 1, total_pages: 2 },
+      pagination: { totalCount: 2, page: 2, limit: 1, totalPages: 2 },
     });
     expect((await rejection(service.runs(mine, { page: 1, limit: 20, account_id: other.accountId }))).code).toBe('FORBIDDEN');
   });

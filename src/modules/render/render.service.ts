@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Viewer } from '../../auth/viewer';
 import type { StandingViewer } from '../../auth/standing';
-import { AppError, forbidden, notFound } from '../../common/errors';
+import { AppError, badInput, forbidden, notFound } from '../../common/errors';
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/config';
-import { pagination } from '../../graphql/common.types';
+import { pageOf } from '../../graphql/common.types';
 import { CODECS } from '../../jobs/codecs';
 import { COMPOSITIONS, propsSchema } from '../../jobs/compositions';
 import type { RunEvent } from '../../jobs/run-events';
@@ -16,6 +18,11 @@ import type { RenderLoaders } from './render.loaders';
 import { admitRender, checkFitsBudget, RenderLimitError } from './render.quota';
 import type { RenderStore, RunView } from './render.repository';
 import type { CompositionType, RenderRunPage, RenderRunType } from './render.types';
+
+/** The list name of an account's runs in cursors. */
+const RUNS = 'Query.runs';
+/** Runs are ordered newest first by creation time, then id: the cursor holds both. */
+const RUN_KEY = z.tuple([cursorKeys.micros, cursorKeys.uuid]);
 
 export const RENDER_TASK = 'render-video';
 
@@ -53,16 +60,21 @@ export class RenderService {
   }
 
   /** One run (runId) or the account's runs, newest first. */
-  async runs(viewer: Viewer, input: RunsInput): Promise<RenderRunPage> {
+  async runs(viewer: Viewer, input: RunsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<RenderRunPage> {
     if (input.runId) {
+      if (request.after !== null) throw badInput('after', 'must not be given with runId: runId answers one run');
       const run = await this.reachable(viewer, input.runId);
       if (input.account_id && run.accountId !== input.account_id) throw notFound('Run');
-      return { items: [await this.toType(run)], pagination: null };
+      return { items: [await this.toType(run)], pagination: null, pageInfo: { endCursor: null, hasNextPage: false } };
     }
+    const accountId = input.account_id ?? viewer.accountId;
+    const position = positionOf(request, RUNS, accountId, RUN_KEY);
     // The account's reach is checked by the page's own statement: an account out of reach is a 403, as AccessPolicy.resolveAccount answers.
-    const page = await this.repo.runsPage(viewer, input.account_id ?? viewer.accountId, input.limit, (input.page - 1) * input.limit);
+    const page = await this.repo.runsPage(viewer, accountId, request.limit, position);
     if (!page.reachable) throw forbidden();
-    return { items: await Promise.all(page.runs.map((r) => this.toType(r))), pagination: pagination(page.total, input.page, input.limit) };
+    const items = await Promise.all(page.runs.map((r) => this.toType(r)));
+    const { pagination, pageInfo } = pageOf(page.runs, { total: page.total, skipped: page.skipped, limit: request.limit }, (run) => cursorOf(RUNS, accountId, [run.createdMicros, run.id]));
+    return { items, pagination, pageInfo };
   }
 
   /** Cancels a QUEUED or EXECUTING run: its job is dropped and a rendering worker stops ffmpeg. */

@@ -1,8 +1,9 @@
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION } from '../../common/paging';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Directive, Extensions, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { describe } from '../../common/validation';
-import { Pagination, PageOf } from '../../graphql/common.types';
+import { PageInfo, Pagination, PageOf } from '../../graphql/common.types';
 import { cancelRunInput, renderVideoInput, runsInput } from './render.inputs';
 import { RunStatus } from './render.entity';
 
@@ -124,6 +125,8 @@ export class RenderRunPage implements Omit<PageOf<RenderRunType>, 'pagination'> 
 
   @Field(() => Pagination, { nullable: true, description: "Position of this page in the account's runs; null when one run is asked for by runId" })
   pagination!: Pagination | null;
+  @Field(() => PageInfo, { description: 'Where cursor paging goes on from this page (first and after); no next page when one run is asked for by runId' })
+  pageInfo!: PageInfo;
 }
 
 @InputType('RenderVideoInput', { description: 'What to render: a composition, its props and the video format (defaults apply to what is absent)' })
@@ -163,6 +166,12 @@ export class RunsInputType {
 
   @Field(() => String, { nullable: true, description: describe(runsInput, 'account_id') })
   accountId?: string | null;
+
+  @Field(() => Int, { nullable: true, description: `${FIRST_DESCRIPTION} (GraphQL only)` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: `${AFTER_DESCRIPTION} (GraphQL only)` })
+  after?: string | null;
 }
 
 @InputType('CancelRunInput', { description: 'The run to cancel' })

@@ -17,7 +17,7 @@ const SEARCHABLE = sandboxData().artists[150];
 const NOBODY = 'Nobody Heard Of';
 
 const COMPOSED = `query Composed($source: String!) {
-  artists(limit: 5) { name catalogs(limit: 5) { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source: dataSource data } } } } } }
+  artists(limit: 5) { items { name catalogs(limit: 5) { items { name songs(limit: 100) { items { isrc stats(source: $source) { result stats { source data_source: dataSource data } } } } } } } }
 }`;
 /** The README's second headline query: an artist's research profile, its top tracks and their playlist placements. */
 const PROFILE = `query ($id: ID!) { artist(id: $id) { name research_link: researchLink { research_id: researchId match }
@@ -78,12 +78,12 @@ describe('research composed across the graph', () => {
     const { result, statements } = await t.sql.measure(() => t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers));
     expect(result.status).toBe(200);
     expect(result.body.errors?.filter((e: { path?: string[] }) => !e.path?.includes('stats'))).toEqual([]);
-    const songs = result.body.data.artists[0].catalogs[0].songs.items as { isrc: string; stats: { stats: { source: string; data_source: string }[] } | null }[];
+    const songs = result.body.data.artists.items[0].catalogs.items[0].songs.items as { isrc: string; stats: { stats: { source: string; data_source: string }[] } | null }[];
     expect(songs).toHaveLength(50);
     expect(songs.find((s) => s.isrc === STORED)!.stats!.stats).toEqual([expect.objectContaining({ source: 'platform_a', data_source: 'stored' })]);
     expect(songs.find((s) => s.isrc === isrc(7))!.stats!.stats).toEqual([expect.objectContaining({ source: 'platform_a', data_source: 'provider' })]);
     expect(songs.find((s) => s.isrc === FAILING)!.stats).toBeNull();
-    expect(result.body.errors).toEqual([expect.objectContaining({ path: ['artists', 0, 'catalogs', 0, 'songs', 'items', songs.findIndex((s) => s.isrc === FAILING), 'stats'], extensions: expect.objectContaining({ code: 'PROVIDER_ERROR' }) })]);
+    expect(result.body.errors).toEqual([expect.objectContaining({ path: ['artists', 'items', 0, 'catalogs', 'items', 0, 'songs', 'items', songs.findIndex((s) => s.isrc === FAILING), 'stats'], extensions: expect.objectContaining({ code: 'PROVIDER_ERROR' }) })]);
 
     // The stored song costs no call; each other ISRC exactly one.
     const asked = stats.requests.map((r) => r.query.get('isrc'));
@@ -105,14 +105,14 @@ describe('research composed across the graph', () => {
     stats.reset();
     failOneSong();
     const again = await t.graphql(COMPOSED, { source: 'platform_a' }, owner.headers);
-    expect(again.body.data.artists[0].catalogs[0].songs.items.filter((s: { stats: unknown }) => s.stats)).toHaveLength(49);
+    expect(again.body.data.artists.items[0].catalogs.items[0].songs.items.filter((s: { stats: unknown }) => s.stats)).toHaveLength(49);
     expect(stats.requests.map((r) => r.query.get('isrc'))).toEqual([FAILING]);
   });
 
   it('keeps provider calls at most 4 at a time', async () => {
     stats.delayMs = 30;
     const { result } = await t.sql.measure(() => t.graphql(COMPOSED, { source: 'platform_b' }, owner.headers));
-    expect(result.body.data.artists[0].catalogs[0].songs.items).toHaveLength(50);
+    expect(result.body.data.artists.items[0].catalogs.items[0].songs.items).toHaveLength(50);
     expect(stats.requests).toHaveLength(49);
     expect(stats.maxInFlight).toBeLessThanOrEqual(4);
     expect(stats.maxInFlight).toBeGreaterThan(1);
@@ -129,7 +129,7 @@ describe('research composed across the graph', () => {
     );
     try {
       const res = await t.graphql(COMPOSED, { source: 'platform_d' }, owner.headers);
-      const songs = res.body.data.artists[0].catalogs[0].songs.items as { isrc: string; stats: { stats: { data_source: string }[] } | null }[];
+      const songs = res.body.data.artists.items[0].catalogs.items[0].songs.items as { isrc: string; stats: { stats: { data_source: string }[] } | null }[];
       expect(stats.requests).toHaveLength(3);
       // The stored song answers from storage, the three paid for from the provider; every other song is its own error.
       expect(songs.filter((s) => s.stats).map((s) => s.stats!.stats[0].data_source).sort()).toEqual(['provider', 'provider', 'provider', 'stored']);
@@ -158,7 +158,7 @@ describe('research composed across the graph', () => {
   });
 
   describe('links back to the catalog, and audience figures', () => {
-    const TRACKS = `query ($id: ID!) { researchArtist(id: $id) { tracks { isrc song { isrc name catalogs { id } } } playlists { isrc song { isrc } } } }`;
+    const TRACKS = `query ($id: ID!) { researchArtist(id: $id) { tracks { isrc song { isrc name catalogs { items { id } } } } playlists { isrc song { isrc } } } }`;
 
     it('ResearchTrack.song is the catalog song with that ISRC, one statement for all tracks, only from catalogs the caller reaches', async () => {
       const mine = sandboxData().tracks.filter((tr) => tr.artistIds.includes(TRACK_ARTIST.id)).map((tr) => tr.isrc);

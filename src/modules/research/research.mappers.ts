@@ -1,3 +1,4 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { PlatformNames } from '../../providers/platforms';
 import {
   ResearchPlaylist,
@@ -20,6 +21,8 @@ const INT_MAX = 2 ** 31 - 1;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** A list nested in a provider's item: its first LIST_BOUNDS.providerItems entries (the bound its field declares). */
+const few = (v: unknown): unknown[] => list(v).slice(0, LIST_BOUNDS.providerItems);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 /** A GraphQL Int (32-bit) or null. */
 export const int = (v: unknown): number | null => {
@@ -39,15 +42,15 @@ export function toTrackInfo(raw: unknown, names: PlatformNames): TrackInfo {
     avatar: str(t.avatar),
     site_url: str(t.site_url),
     release_date: str(t.release_date),
-    artists: list(t.artists).filter(isObj).map((a) => ({ name: str(a.name) ?? '' })),
+    artists: few(t.artists).filter(isObj).map((a) => ({ name: str(a.name) ?? '' })),
     is_remix: typeof t.is_remix === 'boolean' ? t.is_remix : null,
-    collaborators: list(t.collaborators)
+    collaborators: few(t.collaborators)
       .filter(isObj)
-      .map((c) => ({ name: str(c.name) ?? '', roles: list(c.roles).map(str).filter((r): r is string => r !== null) })),
-    labels: list(t.labels).filter(isObj),
-    distributors: list(t.distributors).filter(isObj).map((d) => ({ name: str(d.name) ?? '' })),
-    genres: list(t.genres).map(str).filter((g): g is string => g !== null),
-    links: list(t.links)
+      .map((c) => ({ name: str(c.name) ?? '', roles: few(c.roles).map(str).filter((r): r is string => r !== null) })),
+    labels: few(t.labels).filter(isObj),
+    distributors: few(t.distributors).filter(isObj).map((d) => ({ name: str(d.name) ?? '' })),
+    genres: few(t.genres).map(str).filter((g): g is string => g !== null),
+    links: few(t.links)
       .filter(isObj)
       .map((l) => ({ source: names.neutral(str(l.source) ?? ''), external_id: str(l.external_id), url: str(l.url), isrc: str(l.isrc) })),
   };
@@ -134,8 +137,8 @@ export function toArtistTrack(t: Obj): ResearchTrack {
     name: str(first(t.name, t.title)) ?? '',
     isrc: str(t.isrc),
     artist_names: list(t.artist_names).length
-      ? list(t.artist_names).map(str).filter((n): n is string => n !== null)
-      : list(t.artists).filter(isObj).map((a) => str(a.name) ?? ''),
+      ? few(t.artist_names).map(str).filter((n): n is string => n !== null)
+      : few(t.artists).filter(isObj).map((a) => str(a.name) ?? ''),
     album_name: isObj(firstAlbum) ? str(firstAlbum.name) : str(firstAlbum),
     release_date: str(first(list(t.release_dates)[0], t.release_date)),
     image_url: str(t.image_url),
@@ -199,10 +202,10 @@ export function toPlatformArtistsPage(container: unknown) {
       .map((a) => ({
         external_urls: { platform_a: str(obj(a.external_urls).platform_a) },
         followers: { href: str(obj(a.followers).href), total: int(obj(a.followers).total) ?? 0 },
-        genres: list(a.genres).map(str).filter((g): g is string => g !== null),
+        genres: few(a.genres).map(str).filter((g): g is string => g !== null),
         href: str(a.href) ?? '',
         id: str(a.id) ?? '',
-        images: list(a.images)
+        images: few(a.images)
           .filter(isObj)
           .map((i) => ({ url: str(i.url) ?? '', height: int(i.height), width: int(i.width) })),
         name: str(a.name) ?? '',

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { requireViewer } from '../../auth/access';
 import { describe, validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
@@ -85,6 +85,7 @@ export class ResearchResolver {
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
+  @Extensions(maxItems(LIST_BOUNDS.researchGenres))
   @Query(() => [ResearchGenre], { nullable: true, description: 'Genre ids for the discover filter' })
   researchGenres(@Ctx() ctx: Context): Promise<ResearchGenre[]> {
     return researchService(ctx).genres(requireViewer(ctx.viewer));

@@ -1,3 +1,4 @@
+import { LIST_BOUNDS } from '../../common/bounds';
 import type { RateLimiter } from '../../auth/rate-limit';
 import { RateLimitExceeded, rateLimitedError, rateSubject } from '../../auth/rate-limit';
 import type { Viewer } from '../../auth/viewer';
@@ -338,7 +339,7 @@ export class ResearchService {
       message: typeof answer.message === 'string' ? answer.message : null,
       stats,
       track_info: answer.track_info ? toTrackInfo(answer.track_info, names) : null,
-      source_ids: Array.isArray(answer.source_ids) ? answer.source_ids.map((s) => names.neutral(String(s))) : null,
+      source_ids: Array.isArray(answer.source_ids) ? answer.source_ids.slice(0, LIST_BOUNDS.providerItems).map((s) => names.neutral(String(s))) : null,
     };
   }
 
@@ -368,7 +369,7 @@ export class ResearchService {
 
   async genres(_viewer: Viewer): Promise<ResearchGenre[]> {
     const served = await this.serve('genres', keys.genres(), this.gate('music_intel'), () => this.providers.musicIntel.genres());
-    return items(served.payload).map(toGenre).filter((g): g is ResearchGenre => g !== null);
+    return items(served.payload).slice(0, LIST_BOUNDS.researchGenres).map(toGenre).filter((g): g is ResearchGenre => g !== null);
   }
 
   async search(_viewer: Viewer, input: ResearchSearchInput): Promise<Record<string, unknown>> {

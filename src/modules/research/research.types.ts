@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Extensions, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { maxItems } from '../../common/bounds';
+import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { PLATFORMS } from '../../providers/platforms';
 import { describe } from '../../common/validation';
 import { artistPlaylistsInput, artistTracksInput, discoverInput, platformSearchInput, researchSearchInput, trackStatsInput } from './research.inputs';
@@ -37,6 +37,7 @@ export class TrackCollaborator {
   @Field({ description: 'Name of the collaborator' })
   name!: string;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { description: 'What the collaborator did on the track (e.g. producer, songwriter)' })
   roles!: string[];
 }
@@ -73,24 +74,30 @@ export class TrackInfo {
   @Field(() => String, { description: 'Release date (ISO date); null when unknown', name: 'releaseDate', nullable: true })
   release_date!: string | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [NamedRef], { description: 'Artists credited on the track' })
   artists!: NamedRef[];
 
   @Field(() => Boolean, { description: 'Whether the track is a remix; null when unknown', name: 'isRemix', nullable: true })
   is_remix!: boolean | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [TrackCollaborator], { description: 'Collaborators on the track, with their roles' })
   collaborators!: TrackCollaborator[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [GraphQLJSONObject], { description: 'Labels of the track, as the provider describes them' })
   labels!: Record<string, unknown>[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [NamedRef], { description: 'Distributors of the track' })
   distributors!: NamedRef[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { description: 'Genres of the track' })
   genres!: string[];
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [TrackLink], { description: 'The track on other platforms (with withLinks)' })
   links!: TrackLink[];
 }
@@ -117,6 +124,7 @@ export class TrackStats {
   @Field(() => TrackInfo, { description: 'What the provider knows about the track; null for stored answers', name: 'trackInfo', nullable: true })
   track_info?: TrackInfo | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { name: 'sourceIds', nullable: true, description: 'Every source tracked for the recording' })
   source_ids?: string[] | null;
 }
@@ -222,6 +230,7 @@ export class ResearchTrack {
   @Field(() => String, { description: 'ISRC of the track; null when the provider has none', nullable: true })
   isrc!: string | null;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { description: 'Names of the artists credited on the track', name: 'artistNames' })
   artist_names!: string[];
 
@@ -303,6 +312,7 @@ export class PlatformArtist {
   @Field(() => PlatformFollowers, { description: 'Follower count of the artist' })
   followers!: PlatformFollowers;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [String], { description: 'Genres the platform associates with the artist' })
   genres!: string[];
 
@@ -312,6 +322,7 @@ export class PlatformArtist {
   @Field({ description: 'The platform\'s artist id' })
   id!: string;
 
+  @Extensions(maxItems(LIST_BOUNDS.providerItems))
   @Field(() => [PlatformImage], { description: 'Images of the artist, widest first' })
   images!: PlatformImage[];
 
@@ -328,7 +339,11 @@ export class PlatformArtist {
   uri!: string;
 }
 
-@ObjectType({ description: 'A page of platform_a artists' })
+/**
+ * platform_a's own result container, passed on as the provider answers it (href, limit, offset,
+ * next, previous, total): not one of the graph's pages (XPage), so it is not named like one.
+ */
+@ObjectType('PlatformArtistResults', { description: "platform_a's artists matching a search, in platform_a's own result container (one request's worth, at most its limit)" })
 export class PlatformArtistsPage {
   @Field({ description: 'API link to this page of results on the platform' })
   href!: string;

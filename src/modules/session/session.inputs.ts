@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIST_BOUNDS } from '../../common/bounds';
-import { limitArg, uuid } from '../../common/validation';
+import { limitArg, pageArg, uuid } from '../../common/validation';
 
 export const SESSION_TITLE_MAX = 200;
 export const CHAT_TITLE_MAX = 200;
@@ -26,6 +26,7 @@ export const sessionChatsInput = z.object({ sessionId });
 /** Sessions one read answers without a `limit` (an account holds at most LIST_BOUNDS.sessionsPerAccount). */
 export const SESSIONS_PAGE_DEFAULT = 100;
 export const sessionsInput = z.object({
+  page: pageArg().describe('Page number of `limit` sessions, from 1; in place of offset'),
   limit: limitArg(LIST_BOUNDS.sessionsPerAccount, SESSIONS_PAGE_DEFAULT).describe(`Sessions to answer, 1 to ${LIST_BOUNDS.sessionsPerAccount}, default ${SESSIONS_PAGE_DEFAULT}`),
   offset: z.number().int().min(0, { message: 'must be at least 0' }).max(LIST_BOUNDS.sessionsPerAccount, { message: `must be at most ${LIST_BOUNDS.sessionsPerAccount}` }).default(0).describe('Sessions to skip, newest first; default 0'),
 });

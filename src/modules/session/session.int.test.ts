@@ -154,14 +154,14 @@ describe('sessions and chats (real PostgreSQL)', () => {
 
   it('reaches the chats of every listed session in the graph, in one read whatever the number of sessions', async () => {
     const me = await createAccount(t.orm);
-    const query = '{ sessions { id title chats { id sessionId title } defaultModelId } }';
+    const query = '{ sessions { items { id title chats { id sessionId title } defaultModelId } } }';
     const first = await createSession(t.orm, me.account.id, 'First');
     await createChat(t.orm, first.id, { title: 'One', createdAt: minutesAgo(3) });
     await createChat(t.orm, first.id, { title: 'Two', createdAt: minutesAgo(2) });
     await t.graphql(query, {}, me.headers); // the key's last-used stamp is written once a minute
     const one = await t.sql.measure(() => t.graphql(query, {}, me.headers));
     expect(one.result.body.errors).toBeUndefined();
-    expect(one.result.body.data.sessions).toEqual([
+    expect(one.result.body.data.sessions.items).toEqual([
       { id: first.id, title: 'First', chats: [{ id: expect.any(String), sessionId: first.id, title: 'One' }, { id: expect.any(String), sessionId: first.id, title: 'Two' }], defaultModelId: 'studio-model-7' },
     ]);
     for (const title of ['Second', 'Third']) {
@@ -169,14 +169,14 @@ describe('sessions and chats (real PostgreSQL)', () => {
       await createChat(t.orm, session.id, { title: `${title} chat` });
     }
     const three = await t.sql.measure(() => t.graphql(query, {}, me.headers));
-    expect(three.result.body.data.sessions.map((x: { title: string; chats: { title: string }[] }) => [x.title, x.chats.map((c) => c.title)])).toEqual([
+    expect(three.result.body.data.sessions.items.map((x: { title: string; chats: { title: string }[] }) => [x.title, x.chats.map((c) => c.title)])).toEqual([
       ['Third', ['Third chat']],
       ['Second', ['Second chat']],
       ['First', ['One', 'Two']],
     ]);
     expect(three.count).toBe(one.count);
     // The same chats as the REST read of each session.
-    expect((await chatsOf(first.id, me.headers)).map((c) => c.id)).toEqual(one.result.body.data.sessions[0].chats.map((c: { id: string }) => c.id));
+    expect((await chatsOf(first.id, me.headers)).map((c) => c.id)).toEqual(one.result.body.data.sessions.items[0].chats.map((c: { id: string }) => c.id));
   });
 
   it('reports a chat as streaming while activeStreamId is set', async () => {

@@ -1,8 +1,28 @@
+import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
+import { skippedSql } from '../../db/pages';
+import { query } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { Account } from '../account';
 import { Chat, ChatMessage, MessageRole, Session } from './session.entity';
+
+interface SessionRow {
+  total: number;
+  skipped: number;
+  id: string | null;
+  title: string | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  created_micros: string | null;
+}
+
+/** A page of an account's sessions: each with its creation time in microseconds since the epoch (its cursor's sort key). */
+export interface SessionsPage {
+  total: number;
+  skipped: number;
+  sessions: { id: string; title: string; createdAt: Date; updatedAt: Date; createdMicros: string }[];
+}
 
 /**
  * Every read and write of sessions, chats and messages. Sessions are private to their account, so
@@ -27,9 +47,32 @@ export class SessionRepository {
     });
   }
 
-  /** The account's sessions, newest first: `limit` of them from `offset` (an account holds at most LIST_BOUNDS.sessionsPerAccount). */
-  sessionsOf(accountId: string, page: { offset: number; limit: number } = { offset: 0, limit: LIST_BOUNDS.sessionsPerAccount }): Promise<Session[]> {
-    return this.em.find(Session, { account: accountId }, { orderBy: { createdAt: 'desc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  /**
+   * A page of the account's sessions, newest first (then by id), with their total and the sessions
+   * before the page, in one statement (an account holds at most LIST_BOUNDS.sessionsPerAccount).
+   * After a cursor, the page starts after the sessions at or before its (creation time, id).
+   */
+  async sessionsPage(accountId: string, position: Position<readonly string[]>, limit: number): Promise<SessionsPage> {
+    const skip = skippedSql(position, ([at, id]) => ({
+      sql: `(select count(*)::int from mine where created_at > ${fromEpochMicros} or (created_at = ${fromEpochMicros} and id <= ?::uuid))`,
+      bindings: [at, at, id],
+    }));
+    const rows = await query<SessionRow>(
+      this.em,
+      `with mine as (select id, title, created_at, updated_at from sessions where account_id = ?),
+       skip as (select ${skip.sql} as n),
+       page as (select * from mine order by created_at desc, id asc offset (select n from skip) limit ?)
+       select (select count(*)::int from mine) as total, (select n from skip) as skipped,
+              page.id, page.title, page.created_at, page.updated_at, ${epochMicros('page.created_at')} as created_micros
+         from (select 1) one left join page on true
+        order by page.created_at desc, page.id asc`,
+      [accountId, ...skip.bindings, limit],
+    );
+    return {
+      total: rows[0]!.total,
+      skipped: rows[0]!.skipped,
+      sessions: rows.filter((row) => row.id !== null).map((row) => ({ id: row.id!, title: row.title!, createdAt: row.created_at!, updatedAt: row.updated_at!, createdMicros: row.created_micros! })),
+    };
   }
 
   /** The session's chats, counted with the session locked until the transaction ends (concurrent chat creations wait). */

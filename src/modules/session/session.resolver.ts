@@ -1,3 +1,5 @@
+import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { PageOf } from '../../graphql/common.types';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
@@ -13,6 +15,7 @@ import {
   CreateSessionInput,
   MarkChatReadInput,
   SessionChat,
+  SessionPage,
   SessionType,
 } from './session.types';
 
@@ -21,14 +24,20 @@ const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.
 @Resolver()
 export class SessionResolver {
   @Authorized()
-  @Extensions(maxItems(SESSIONS_PAGE_DEFAULT))
-  @Query(() => [SessionType], { nullable: true, description: `The caller's sessions, newest first: \`limit\` of them from \`offset\` (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})` })
+  @Query(() => SessionPage, {
+    nullable: true,
+    description: `The caller's sessions, newest first, a page at a time: \`limit\` from \`page\` or \`offset\`, or \`first\` after a cursor (an account holds at most ${LIST_BOUNDS.sessionsPerAccount})`,
+  })
   sessions(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, defaultValue: SESSIONS_PAGE_DEFAULT, description: describe(sessionsInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, defaultValue: 0, description: describe(sessionsInput, 'offset') }) offset?: number | null,
-  ): Promise<SessionType[]> {
-    return sessions(ctx).list(requireViewer(ctx.viewer), validate(sessionsInput, withoutNulls({ limit, offset })));
+    @Arg('limit', () => Int, { nullable: true, description: describe(sessionsInput, 'limit') }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(sessionsInput, 'offset') }) offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(sessionsInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.sessionsPerAccount, SESSIONS_PAGE_DEFAULT) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<SessionType>> {
+    const parsed = validate(sessionsInput, withoutNulls({ limit, offset, page }));
+    return sessions(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, offset, page, first, after }, LIST_BOUNDS.sessionsPerAccount));
   }
 
   @Authorized()

@@ -1,11 +1,18 @@
+import { z } from 'zod';
+import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { invalidInput, notFound } from '../../common/errors';
 import { Chat, MessageRole, Session } from './session.entity';
-import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput, SessionsInput } from './session.inputs';
+import type { AddMessageInput, ChatRefInput, CreateChatInput, CreateSessionInput, SessionChatsInput } from './session.inputs';
 import type { SessionLoaders } from './session.loaders';
 import type { SessionRepository } from './session.repository';
 import { ChatMessageAdded, ChatMessageRole, SessionChat, SessionType } from './session.types';
+
+/** The list name of an account's sessions in cursors; sessions are ordered newest first by creation time, then by id. */
+const SESSIONS = 'Query.sessions';
+const SESSION_KEY = z.tuple([cursorKeys.micros, cursorKeys.uuid]);
 
 export const toSession = (s: Session): SessionType => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt });
 
@@ -45,8 +52,12 @@ export class SessionService {
   }
 
   /** The caller's sessions, newest first. */
-  async list(viewer: Viewer, page: SessionsInput): Promise<SessionType[]> {
-    return (await this.repo.sessionsOf(viewer.accountId, page)).map(toSession);
+  async list(viewer: Viewer, request: PageRequest): Promise<PageOf<SessionType>> {
+    const position = positionOf(request, SESSIONS, viewer.accountId, SESSION_KEY);
+    const page = await this.repo.sessionsPage(viewer.accountId, position, request.limit);
+    const items = page.sessions.map(({ createdMicros: _m, ...session }) => session);
+    const cursors = new Map(page.sessions.map((s) => [s.id, cursorOf(SESSIONS, viewer.accountId, [s.createdMicros, s.id])]));
+    return pageOf(items, { total: page.total, skipped: page.skipped, limit: request.limit }, (session) => cursors.get(session.id)!);
   }
 
   /** One of the caller's sessions with every chat of it, by createdAt ascending. */

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { describe } from '../../common/validation';
-import { addMessageInput, chatRefInput, createChatInput, createSessionInput } from './session.inputs';
+import { Page } from '../../graphql/common.types';
+import { addMessageInput, chatRefInput, createChatInput, createSessionInput, SESSIONS_PAGE_DEFAULT } from './session.inputs';
 
 /** Who wrote a chat message; the names are the REST values. */
 export enum ChatMessageRole {
@@ -35,6 +36,9 @@ export class SessionType {
   /** Its chats, when the read that produced the session already has them (Session.chats answers these). */
   chats?: SessionChat[];
 }
+
+@ObjectType('SessionPage', { description: "A page of the caller's sessions, newest first" })
+export class SessionPage extends Page(SessionType, SESSIONS_PAGE_DEFAULT) {}
 
 @ObjectType('SessionChat', { description: 'A chat of a session, with its unread and streaming state' })
 export class SessionChat {
