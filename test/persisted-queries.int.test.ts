@@ -78,7 +78,7 @@ describe('automatic persisted queries shared by every instance (PostgreSQL)', ()
     const me = await onB().get('/graphql').query({ extensions: JSON.stringify(apq(sha(own))) }).set(as.nora).set(PREFLIGHT);
     expect(me.status).toBe(200);
     expect(me.headers['cache-control']).toBe('private, no-cache');
-    const runs = 'query { compositions { id } runs { pagination { total_count } } }';
+    const runs = 'query { compositions { id } runs { pagination { totalCount } } }';
     const mixed = await onB().get('/graphql').query({ query: runs }).set(as.nora).set(PREFLIGHT);
     expect(mixed.status).toBe(200);
     expect(mixed.headers['cache-control']).toBe('no-store');

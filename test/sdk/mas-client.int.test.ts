@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { MasClient, MasError, RenderRun } from '../../sdk/src';
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
+import { DEMO } from '../../src/db/seeders/demo.data';
 import { renderEnv, startWorker } from '../support/render';
 import type { RenderWorker } from '../../src/jobs/render.worker';
 import { freePort, listen } from './listen';
@@ -156,7 +157,7 @@ describe('SDK retries (real PostgreSQL, low rate limit)', () => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
-    // Two listKeys fit a minute (each weighs 2 points: a page of up to 100 keys), the third does not.
+    // A listKeys weighs 2 points up front (a page of up to 100 keys), settled on what it read.
     t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
     url = await listen(t);
   });
@@ -169,7 +170,8 @@ describe('SDK retries (real PostgreSQL, low rate limit)', () => {
     const nora = new MasClient({ url, apiKey: as.nora['x-api-key'], onRetry: (r) => retries.push(r) });
     const impatient = new MasClient({ url, apiKey: as.nora['x-api-key'], retries: 0 });
     await nora.listKeys();
-    await nora.listKeys();
+    // Spend the rest of the minute (an answer is charged what it read, so how many calls fit depends on the data).
+    await t.orm.em.getConnection().execute("update rate_limit_counters set points = 4 where key = ?", [`api:acct:${DEMO.nora}`]);
     const limited = await caught(impatient.listKeys());
     expect(limited).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(limited.retryAfter).toBeGreaterThan(0);
