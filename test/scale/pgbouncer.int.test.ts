@@ -98,6 +98,7 @@ type Row = Record<string, unknown>;
     // Session work never goes through the pooler: the pooler's clients carry neither name.
     expect(clients.map((r) => r.application_name)).not.toContain('render-queue');
     expect(clients.map((r) => r.application_name)).not.toContain('render-run-events');
+    expect(clients.map((r) => r.application_name)).not.toContain('viewer-changes');
     const direct = new Client({ connectionString: db.url });
     await direct.connect();
     try {
@@ -108,8 +109,9 @@ type Row = Record<string, unknown>;
         expect.objectContaining({ application_name: 'render-run-events', query: expect.stringMatching(/^listen render_runs/i) }),
         expect.objectContaining({ application_name: 'render-queue' }),
       ]));
-      // Server connections of the pooler: at most its pool size, however many requests ran.
-      const pooled = sessions.filter((s) => !['render-run-events', 'render-queue'].includes(s.application_name));
+      // Server connections of the pooler: at most its pool size, however many requests ran. The session work
+      // (LISTEN for run events and for viewer changes, pg-boss) connects straight to PostgreSQL, under its own names.
+      const pooled = sessions.filter((s) => !['render-run-events', 'render-queue', 'viewer-changes'].includes(s.application_name));
       expect(pooled.length).toBeLessThanOrEqual(3);
     } finally {
       await direct.end();
