@@ -24,7 +24,9 @@ import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { hasBody, isJsonMediaType, requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
-import { createRestRouter, sendError } from './http/rest/rest.router';
+import { createRestRouter, restRouteCalls, sendError } from './http/rest/rest.router';
+import { mcpRouter } from './mcp/server';
+import { mcpTools } from './mcp/tools';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -90,7 +92,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(corsPolicy(deps.config.http.corsOrigins));
   // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
   // router now, as it would after no router in between had matched it, without trying each of theirs.
-  const rest = createRestRouter(deps, plain, routes);
+  const calls = restRouteCalls(deps, plain, routes);
+  const rest = createRestRouter(deps, plain, routes, calls);
   app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
   app.use(healthRouter(deps.orm, deps.render.storage, () => ffmpegStatus(deps.render.ffmpeg)));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
@@ -99,7 +102,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
-  app.use(docsRouter(buildOpenApiDocument(plain, routes)));
+  const openapi = buildOpenApiDocument(plain, routes);
+  app.use(docsRouter(openapi));
+  // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution (src/mcp).
+  if (deps.config.http.mcpEnabled) app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi) }));
   // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
   app.use(dashboardRouter());
 
