@@ -27,6 +27,7 @@ import { buildOpenApiDocument } from './http/rest/openapi';
 import { createRestRouter, restRouteCalls, sendError } from './http/rest/rest.router';
 import { mcpRouter } from './mcp/server';
 import { mcpTools } from './mcp/tools';
+import { graphTools } from './mcp/graph-tools';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -104,8 +105,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
   const openapi = buildOpenApiDocument(plain, routes);
   app.use(docsRouter(openapi));
-  // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution (src/mcp).
-  if (deps.config.http.mcpEnabled) app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi) }));
   // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
   app.use(dashboardRouter());
 
@@ -159,6 +158,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
       },
     }),
   );
+
+  // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution, and GraphQL queries through Apollo (src/mcp).
+  if (deps.config.http.mcpEnabled) {
+    app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi), custom: graphTools(deps, apollo, plain) }));
+  }
 
   app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps, renderFiles(deps.orm)));

@@ -32,8 +32,22 @@ class JsonRpcError extends Error {
 /** What a finished tool call was, for the metrics: ok, a tool error (its code), invalid params, or unknown. */
 export type ToolOutcome = 'ok' | 'error' | 'invalid_params' | 'rate_limited' | 'internal';
 
+/** The MCP request a tool runs in: its progress token and the client's cancellation. */
+export interface ToolCallExtra {
+  signal: AbortSignal;
+  progressToken?: string | number;
+  sendNotification: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
+}
+
+/** A tool that is no REST route (composed research, waiting renders): its own description and run. */
+export interface CustomTool {
+  definition: { name: string; title: string; description: string; inputSchema: Record<string, unknown> & { type: 'object' }; outputSchema?: Record<string, unknown> & { type: 'object' }; annotations: McpTool['annotations'] };
+  run(ctx: Context, args: Record<string, unknown>, extra: ToolCallExtra, clientIp: string | undefined): Promise<CallToolResult>;
+}
+
 export interface McpOptions {
   tools: McpTool[];
+  custom?: CustomTool[];
   /** Told of every tools/call with the tool's name, its outcome and its duration in seconds. */
   onToolCall?: (tool: string, outcome: ToolOutcome, seconds: number) => void;
 }
@@ -60,7 +74,19 @@ export function resourceMetadata(deps: AppDeps): Record<string, unknown> {
  */
 export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
   const router = express.Router();
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const custom = new Map((options.custom ?? []).map((tool) => [tool.definition.name, tool]));
+  const routeTools = new Map(options.tools.filter((tool) => !custom.has(tool.name)).map((tool) => [tool.name, tool]));
+  const listed = [
+    ...[...routeTools.values()].map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    })),
+    ...[...custom.values()].map((tool) => tool.definition),
+  ];
   const metadata = resourceMetadata(deps);
   const serveMetadata = (_req: Request, res: Response) => {
     res.locals.route = RESOURCE_METADATA_PATH;
@@ -131,30 +157,25 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
         { name: 'music-agent-service', version: '0.1.0' },
         { capabilities: { tools: { listChanged: false } }, instructions: 'Music-industry research, catalogs, agent templates, sessions and video renders: every tool is a REST route of this service, with its access rules and budgets.' },
       );
-      server.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: options.tools.map((tool) => ({
-          name: tool.name,
-          title: tool.title,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          outputSchema: tool.outputSchema,
-          annotations: tool.annotations,
-        })),
-      }));
-      server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+      server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
         const started = process.hrtime.bigint();
-        const tool = byName.get(request.params.name);
+        const tool = routeTools.get(request.params.name) ?? custom.get(request.params.name);
         if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, { details: [{ field: 'name', message: 'is not a tool of this server (tools/list)' }] });
         let outcome: ToolOutcome = 'internal';
         try {
-          const result = await callTool(deps, ctx, tool, request.params.arguments ?? {}, req.ip);
+          const args = request.params.arguments ?? {};
+          const result =
+            'run' in tool
+              ? await tool.run(ctx, args, { signal: extra.signal, progressToken: request.params._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) }, req.ip).catch((error: unknown) => toolError(deps, error))
+              : await callTool(deps, ctx, tool, args, req.ip);
           outcome = result.isError ? (result._meta?.code === 'RATE_LIMITED' ? 'rate_limited' : 'error') : 'ok';
           return result;
         } catch (error) {
           if (error instanceof JsonRpcError) outcome = 'invalid_params';
           throw error;
         } finally {
-          options.onToolCall?.(tool.name, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+          options.onToolCall?.(request.params.name, outcome, Number(process.hrtime.bigint() - started) / 1e9);
         }
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -190,7 +211,7 @@ async function callTool(deps: AppDeps, ctx: Context, tool: McpTool, args: Record
   return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
 }
 
-function toolError(deps: AppDeps, error: unknown): CallToolResult {
+export function toolError(deps: AppDeps, error: unknown): CallToolResult {
   const http = toHttpError(error);
   if (http.unexpected) deps.logger.error({ err: error }, 'unexpected error in MCP tool');
   const { status: _status, ...body } = http.body as unknown as Record<string, unknown>;

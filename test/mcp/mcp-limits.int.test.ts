@@ -35,6 +35,13 @@ describe('MCP budgets (the same charges as REST)', () => {
       expect(limited.structuredContent).toBeUndefined();
       // REST sees the same spent budget.
       expect((await t.http().get('/api/research/genres').set(owner.headers)).status).toBe(429);
+      // graphql_query weighs and charges as /graphql: a research field is refused with the same retry information.
+      const composed = await client.callTool({ name: 'graphql_query', arguments: { query: '{ me { id } researchGenres { id name } }' } });
+      expect(composed.isError).toBe(true);
+      const refusal = JSON.parse((composed.content as { text: string }[])[0]!.text) as { code: string; retry_after: number };
+      expect(refusal.code).toBe('RATE_LIMITED');
+      expect(refusal.retry_after).toBeGreaterThanOrEqual(1);
+      expect(refusal.retry_after).toBeLessThanOrEqual(60);
       // The general budget is another one: a non-research tool still answers.
       const me = await client.callTool({ name: 'me', arguments: {} });
       expect(me.isError ?? false).toBe(false);

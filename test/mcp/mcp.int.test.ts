@@ -15,6 +15,8 @@ import { entities, operations } from '../../src/modules';
 import { toolName } from '../../src/mcp/tools';
 import { listening, mcpClient } from './mcp-client';
 
+const GRAPH_TOOLS = ['graphql_query', 'describe_graph'];
+
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
 
 describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
@@ -35,7 +37,8 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
 
   it('lists one tool per REST route needing credentials, each with valid input and output JSON Schemas and truthful annotations', async () => {
     const routes = routeTable(operations).filter((route) => !route.public);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(routes.map(toolName).sort());
+    // Every route is a tool; the others are the composed-research tools.
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...routes.map(toolName), ...GRAPH_TOOLS].sort());
     const openapi = (await t.http().get('/api/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
     // JSON Schema 2020-12 (the OpenAPI 3.1 dialect), its formats and OpenAPI's numeric ones.
     const ajv = new Ajv2020({ strict: false });
@@ -152,6 +155,52 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     expect(metadata.status).toBe(200);
     expect(metadata.body).toMatchObject({ resource: 'https://api.example.test/mcp', authorization_servers: ['https://id.example.test/'], bearer_methods_supported: ['header'] });
     await expect(mcpClient(base)).rejects.toThrow();
+  });
+
+  it('runs a composed GraphQL query read-only, with its cost, and describes the graph', async () => {
+    const composed = await nora.callTool({
+      name: 'graphql_query',
+      arguments: { query: 'query Roster($limit: Int) { me { id } catalogs(limit: $limit) { items { id name songs(limit: 2) { items { isrc } } } } }', variables: { limit: 5 }, operation_name: 'Roster' },
+    });
+    expect(composed.isError ?? false).toBe(false);
+    const answer = composed.structuredContent as { data: { me: { id: string }; catalogs: { items: { id: string }[] } }; extensions: { cost: { requestedQueryCost: number } } };
+    expect(answer.data.me.id).toBe(DEMO.nora);
+    expect(answer.data.catalogs.items.map((c) => c.id)).toContain(DEMO.catalogNorthwind);
+    expect(answer.extensions.cost.requestedQueryCost).toBeGreaterThan(0);
+    // The same answer as /graphql.
+    const direct = await t.graphql('{ me { id } }', undefined, as.nora);
+    const same = await nora.callTool({ name: 'graphql_query', arguments: { query: '{ me { id } }' } });
+    expect((same.structuredContent as { data: unknown }).data).toEqual((direct.body as { data: unknown }).data);
+
+    for (const query of ['mutation { createSession(input: { title: "made by graphql_query" }) { id } }', 'subscription { renderRuns { id } }']) {
+      const refused = await nora.callTool({ name: 'graphql_query', arguments: { query } }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((refused as McpError).code).toBe(-32602);
+      expect((refused as McpError).message).toMatch(/query: must be a query/);
+    }
+    const sessions = await t.http().get('/api/sessions').set(as.nora);
+    expect(JSON.stringify(sessions.body)).not.toContain('made by graphql_query');
+
+    const invalid = await nora.callTool({ name: 'graphql_query', arguments: { query: '{ nope }' } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.parse((invalid.content as { text: string }[])[0]!.text)).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    // Another tenant's catalog is no more reachable through a query than through its tool.
+    const stranger = await createAccount(t.orm);
+    const hidden = await createCatalog(t.orm, { linkedTo: [stranger.account.id], name: 'Hidden catalog' });
+    await addSong(t.orm, hidden.id, { name: 'Hidden song' });
+    const probe = await nora.callTool({ name: 'graphql_query', arguments: { query: `{ catalogSongs(input: { catalogId: "${hidden.id}" }) { items { name } } }` } });
+    expect(JSON.stringify(probe)).not.toContain('Hidden song');
+
+    const described = await nora.callTool({ name: 'describe_graph', arguments: {} });
+    const sdl = (described.structuredContent as { sdl: string }).sdl;
+    expect(sdl).toMatch(/type Query \{/);
+    expect(sdl).not.toMatch(/type Mutation|type Subscription|_entities/);
+    const genre = await nora.callTool({ name: 'describe_graph', arguments: { type_name: 'ResearchGenre' } });
+    expect((genre.structuredContent as { sdl: string }).sdl).toMatch(/type ResearchGenre \{/);
+    const none = await nora.callTool({ name: 'describe_graph', arguments: { type_name: 'Mutation' } });
+    expect(none.isError).toBe(true);
   });
 
   it('is stateless: a second instance on the same database answers the same client, request by request', async () => {
