@@ -8,6 +8,15 @@ import { rateLimitedError } from '../auth/rate-limit';
 import type { CustomTool } from './server';
 import { toolError } from './server';
 
+/** Apollo's codes for a request it could not run as sent, and the argument each blames. */
+const MALFORMED: Record<string, string> = {
+  GRAPHQL_PARSE_FAILED: 'query',
+  GRAPHQL_VALIDATION_FAILED: 'query',
+  OPERATION_RESOLUTION_FAILURE: 'operation_name',
+  BAD_USER_INPUT: 'variables',
+  BAD_REQUEST: 'query',
+};
+
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 
 /** The graph an agent may query: the Query type and every type reachable from it (no mutations, no subscriptions, no federation fields). */
@@ -84,8 +93,11 @@ export function graphTools(deps: AppDeps, apollo: ApolloServer<Context>, plain: 
         const result = response.body.singleResult as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[]; extensions?: Record<string, unknown> };
         const answer = { data: result.data ?? null, ...(result.errors ? { errors: result.errors } : {}), ...(result.extensions ? { extensions: result.extensions } : {}) };
         if (!result.data && result.errors?.length) {
-          // Refused whole (rate limit, cost, validation): a tool error with the first error's code, message and retry time.
           const first = result.errors[0]!;
+          // A document that does not parse, validate or name its operation, variables that do not coerce: malformed arguments.
+          const malformed = MALFORMED[String(first.extensions?.code)];
+          if (malformed) throw badInput(malformed, first.message);
+          // Refused whole (rate limit, cost): a tool error with the first error's code, message and retry time.
           const retry = first.extensions?.retryAfter;
           const payload = { error: first.message, code: first.extensions?.code ?? 'BAD_USER_INPUT', ...(typeof retry === 'number' ? { retry_after: retry } : {}), errors: result.errors, ...(result.extensions ? { extensions: result.extensions } : {}) };
           return { isError: true, content: [{ type: 'text', text: JSON.stringify(payload) }], _meta: { code: String(payload.code) } };

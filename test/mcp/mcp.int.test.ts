@@ -183,9 +183,19 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     const sessions = await t.http().get('/api/sessions').set(as.nora);
     expect(JSON.stringify(sessions.body)).not.toContain('made by graphql_query');
 
-    const invalid = await nora.callTool({ name: 'graphql_query', arguments: { query: '{ nope }' } });
-    expect(invalid.isError).toBe(true);
-    expect(JSON.parse((invalid.content as { text: string }[])[0]!.text)).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    // A document that does not validate, or variables that do not coerce: invalid params naming the argument.
+    for (const [args, field] of [
+      [{ query: '{ nope }' }, /-32602: query: .*nope/],
+      [{ query: '{ me { id' }, /-32602: query: /],
+      [{ query: 'query($n: Int!) { catalogs(limit: $n) { items { id } } }', variables: { n: 'many' } }, /-32602: variables: /],
+    ] as const) {
+      const invalid = await nora.callTool({ name: 'graphql_query', arguments: args }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((invalid as McpError).code).toBe(-32602);
+      expect((invalid as McpError).message).toMatch(field);
+    }
     // Another tenant's catalog is no more reachable through a query than through its tool.
     const stranger = await createAccount(t.orm);
     const hidden = await createCatalog(t.orm, { linkedTo: [stranger.account.id], name: 'Hidden catalog' });
