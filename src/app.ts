@@ -28,6 +28,7 @@ import { createRestRouter, restRouteCalls, sendError } from './http/rest/rest.ro
 import { mcpRouter } from './mcp/server';
 import { mcpTools } from './mcp/tools';
 import { graphTools } from './mcp/graph-tools';
+import { templatePrompts } from './mcp/prompts';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -161,7 +162,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution, and GraphQL queries through Apollo (src/mcp).
   if (deps.config.http.mcpEnabled) {
-    app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi), custom: graphTools(deps, apollo, plain) }));
+    app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi), custom: graphTools(deps, apollo, plain), prompts: templatePrompts(deps, apollo) }));
   }
 
   app.use('/media', embeddableMedia);

@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CallToolResult, ErrorCode, GetPromptRequestSchema, GetPromptResult, ListPromptsRequestSchema, ListPromptsResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
 import { Context, createContext, headerValue } from '../graphql/context';
@@ -45,8 +45,15 @@ export interface CustomTool {
   run(ctx: Context, args: Record<string, unknown>, extra: ToolCallExtra, clientIp: string | undefined): Promise<CallToolResult>;
 }
 
+/** MCP prompts (agent templates, ./prompts.ts). */
+export interface PromptSource {
+  list(ctx: Context, cursor: string | undefined): Promise<ListPromptsResult>;
+  get(ctx: Context, name: string): Promise<GetPromptResult>;
+}
+
 export interface McpOptions {
   tools: McpTool[];
+  prompts?: PromptSource;
   custom?: CustomTool[];
   /** Told of every tools/call with the tool's name, its outcome and its duration in seconds. */
   onToolCall?: (tool: string, outcome: ToolOutcome, seconds: number) => void;
@@ -155,7 +162,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
       }
       const server = new Server(
         { name: 'music-agent-service', version: '0.1.0' },
-        { capabilities: { tools: { listChanged: false } }, instructions: 'Music-industry research, catalogs, agent templates, sessions and video renders: every tool is a REST route of this service, with its access rules and budgets.' },
+        { capabilities: { tools: { listChanged: false }, ...(options.prompts ? { prompts: { listChanged: false } } : {}) }, instructions: 'Music-industry research, catalogs, agent templates, sessions and video renders: every tool is a REST route of this service, with its access rules and budgets.' },
       );
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -178,6 +185,11 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
           options.onToolCall?.(request.params.name, outcome, Number(process.hrtime.bigint() - started) / 1e9);
         }
       });
+      const prompts = options.prompts;
+      if (prompts) {
+        server.setRequestHandler(ListPromptsRequestSchema, (request) => prompts.list(ctx, request.params?.cursor).catch((error: unknown) => Promise.reject(rpcError(deps, error))));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => prompts.get(ctx, request.params.name).catch((error: unknown) => Promise.reject(rpcError(deps, error))));
+      }
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         void transport.close();
@@ -209,6 +221,20 @@ async function callTool(deps: AppDeps, ctx: Context, tool: McpTool, args: Record
   if (!outcome.ok) return toolError(deps, outcome.error);
   const answer = outcome.answer as Record<string, unknown>;
   return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+}
+
+/**
+ * A failure of a request that is no tool call (prompts) as a JSON-RPC error: invalid params for
+ * malformed input and for a name that finds nothing (MCP's "invalid prompt name"), an internal
+ * error otherwise; data carries the code of the table, the HTTP status and the retry time.
+ */
+function rpcError(deps: AppDeps, error: unknown): JsonRpcError {
+  const http = toHttpError(error);
+  if (http.unexpected) deps.logger.error({ err: error }, 'unexpected error in MCP request');
+  const retryAfter = http.headers['Retry-After'];
+  const data = { code: http.body.code, http_status: http.status, ...(http.body.details ? { details: http.body.details } : {}), ...(retryAfter ? { retry_after: Number(retryAfter) } : {}) };
+  const invalid = http.body.code === 'BAD_USER_INPUT' || http.body.code === 'NOT_FOUND';
+  return new JsonRpcError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, http.body.error, data);
 }
 
 export function toolError(deps: AppDeps, error: unknown): CallToolResult {

@@ -213,6 +213,39 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     expect(none.isError).toBe(true);
   });
 
+  it('serves agent templates as prompts with the same visibility as REST: own, public, shared, nothing of another tenant', async () => {
+    const stranger = await createAccount(t.orm);
+    const me = (await t.http().get('/api/accounts/me').set(as.nora)).body as { account: { email: string } };
+    const hidden = await createTemplate(t.orm, stranger.account.id, { isPrivate: true, title: 'Hidden prompt' });
+    const shared = await createTemplate(t.orm, stranger.account.id, { isPrivate: true, title: 'Shared prompt', sharedWith: [me.account.email] });
+    const rest = (await t.http().get('/api/agents/templates').set(as.nora)).body as { templates: { id: string; title: string; prompt: string }[] };
+    const listed = await nora.listPrompts();
+    expect(listed.prompts.map((p) => p.name).sort()).toEqual(rest.templates.map((template) => template.id).sort());
+    expect(listed.prompts.map((p) => p.name)).toContain(shared.id);
+    expect(listed.prompts.map((p) => p.name)).not.toContain(hidden.id);
+    expect(listed.prompts.find((p) => p.name === shared.id)?.title).toBe('Shared prompt');
+
+    const got = await nora.getPrompt({ name: shared.id });
+    expect(got.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'You are a helpful music-industry assistant.' } }]);
+    const publicOne = rest.templates.find((template) => template.id === DEMO.templatePublic)!;
+    expect((await nora.getPrompt({ name: DEMO.templatePublic })).messages[0]!.content).toEqual({ type: 'text', text: publicOne.prompt });
+
+    for (const name of [hidden.id, '00000000-0000-4000-8000-000000000000', 'not-a-template', DEMO.templatePrivate]) {
+      if (rest.templates.some((template) => template.id === name)) continue;
+      const refused = await nora.getPrompt({ name }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((refused as McpError).code).toBe(-32602);
+      expect(JSON.stringify(refused)).not.toContain('Hidden prompt');
+    }
+    const badCursor = await nora.listPrompts({ cursor: 'nonsense' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((badCursor as McpError).code).toBe(-32602);
+  });
+
   it('is stateless: a second instance on the same database answers the same client, request by request', async () => {
     const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
     const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
