@@ -29,6 +29,7 @@ import { mcpRouter } from './mcp/server';
 import { mcpTools } from './mcp/tools';
 import { graphTools } from './mcp/graph-tools';
 import { templatePrompts } from './mcp/prompts';
+import { renderWaitTool } from './mcp/render-wait';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -162,7 +163,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution, and GraphQL queries through Apollo (src/mcp).
   if (deps.config.http.mcpEnabled) {
-    app.use(mcpRouter(deps, { tools: mcpTools(plain, calls, openapi), custom: graphTools(deps, apollo, plain), prompts: templatePrompts(deps, apollo) }));
+    const tools = mcpTools(plain, calls, openapi);
+    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    const custom = [...graphTools(deps, apollo, plain), renderWaitTool(deps, tool('render_video'), tool('runs'))];
+    app.use(mcpRouter(deps, { tools, custom, prompts: templatePrompts(deps, apollo) }));
   }
 
   app.use('/media', embeddableMedia);

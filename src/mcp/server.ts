@@ -160,6 +160,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
       if (!(message && !Array.isArray(message) && message.method === 'tools/call')) {
         await chargeRequest(deps.rateLimiter, res, { budget: 'api', subject: rateSubject(viewer, req.ip), points: 1 });
       }
+      const gone = new AbortController();
       const server = new Server(
         { name: 'music-agent-service', version: '0.1.0' },
         { capabilities: { tools: { listChanged: false }, ...(options.prompts ? { prompts: { listChanged: false } } : {}) }, instructions: 'Music-industry research, catalogs, agent templates, sessions and video renders: every tool is a REST route of this service, with its access rules and budgets.' },
@@ -174,7 +175,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
           const args = request.params.arguments ?? {};
           const result =
             'run' in tool
-              ? await tool.run(ctx, args, { signal: extra.signal, progressToken: request.params._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) }, req.ip).catch((error: unknown) => toolError(deps, error))
+              ? await tool.run(ctx, args, { signal: AbortSignal.any([extra.signal, gone.signal]), progressToken: request.params._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) }, req.ip).catch((error: unknown) => toolError(deps, error))
               : await callTool(deps, ctx, tool, args, req.ip);
           outcome = result.isError ? (result._meta?.code === 'RATE_LIMITED' ? 'rate_limited' : 'error') : 'ok';
           return result;
@@ -192,6 +193,8 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
       }
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
+        // The client went away: a tool waiting on something (a render) stops waiting.
+        gone.abort();
         void transport.close();
         void server.close();
       });
@@ -209,7 +212,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
  * operation's error is a tool error (isError) carrying the REST error body (code, message,
  * details, retry_after); malformed arguments are a JSON-RPC invalid-params error naming each field.
  */
-async function callTool(deps: AppDeps, ctx: Context, tool: McpTool, args: Record<string, unknown>, clientIp: string | undefined): Promise<CallToolResult> {
+export async function callTool(deps: AppDeps, ctx: Context, tool: McpTool, args: Record<string, unknown>, clientIp: string | undefined): Promise<CallToolResult> {
   const decision = decisive(await deps.rateLimiter.consume([{ budget: tool.call.budget, subject: rateSubject(ctx.viewer, clientIp), points: 1 }]));
   if (decision && !decision.allowed) return toolError(deps, rateLimitedError(decision));
   let outcome;

@@ -53,7 +53,24 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
       // The tool's arguments are exactly the route's documented fields, under the same names and schemas.
       const operation = openapi.paths[`/api${route.path.replace(/:(\w+)/g, '{$1}')}`]![route.method.toLowerCase()]!;
       const documented = [...(operation.parameters ?? []).map((p) => p.name), ...Object.keys(operation.requestBody?.content['application/json']?.schema.properties ?? {})];
-      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(documented.sort());
+      // render_video also takes `wait` (MCP only: progress notifications, then the finished run).
+      const extra = route.operation === 'Mutation.renderVideo' ? ['wait'] : [];
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual([...documented, ...extra].sort());
+      // And the same schema for each of them as the OpenAPI document (refs aside).
+      for (const name of documented) {
+        const given = (operation.parameters ?? []).find((p) => p.name === name) as { schema?: Record<string, unknown> } | undefined;
+        const bodySchema = operation.requestBody?.content['application/json']?.schema.properties[name] as Record<string, unknown> | undefined;
+        const expected = given?.schema ?? bodySchema!;
+        const actual = (tool.inputSchema.properties as Record<string, Record<string, unknown>>)[name]!;
+        expect({ name, type: actual.type, enum: actual.enum, maximum: actual.maximum, minimum: actual.minimum, default: actual.default }).toEqual({
+          name,
+          type: expected.type,
+          enum: expected.enum,
+          maximum: expected.maximum,
+          minimum: expected.minimum,
+          default: expected.default,
+        });
+      }
       expect(tool.annotations?.readOnlyHint).toBe(route.method === 'GET');
       if (route.method === 'DELETE') expect(tool.annotations?.destructiveHint).toBe(true);
       if (route.method === 'POST') expect(tool.annotations?.idempotentHint).toBe(false);
