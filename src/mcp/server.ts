@@ -241,6 +241,8 @@ function rpcError(deps: AppDeps, error: unknown): JsonRpcError {
 }
 
 export function toolError(deps: AppDeps, error: unknown): CallToolResult {
+  // Already a JSON-RPC answer (malformed arguments found by a nested call): passed on as it is.
+  if (error instanceof JsonRpcError) throw error;
   const http = toHttpError(error);
   if (http.unexpected) deps.logger.error({ err: error }, 'unexpected error in MCP tool');
   const { status: _status, ...body } = http.body as unknown as Record<string, unknown>;
