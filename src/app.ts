@@ -30,6 +30,7 @@ import { mcpTools } from './mcp/tools';
 import { graphTools } from './mcp/graph-tools';
 import { templatePrompts } from './mcp/prompts';
 import { renderWaitTool } from './mcp/render-wait';
+import { McpCancellations } from './mcp/cancellations';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -161,12 +162,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
+  let cancellations: McpCancellations | undefined;
   // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution, and GraphQL queries through Apollo (src/mcp).
   if (deps.config.http.mcpEnabled) {
+    // A session connection for LISTEN, as the run events use (DATABASE_LISTEN_URL, else the ORM's).
+    cancellations = new McpCancellations(deps.config.database.listenUrl ?? (deps.orm.config.get('clientUrl') as string), deps.logger);
     const tools = mcpTools(plain, calls, openapi);
     const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
     const custom = [...graphTools(deps, apollo, plain), renderWaitTool(deps, tool('render_video'), tool('runs'))];
-    app.use(mcpRouter(deps, { tools, custom, prompts: templatePrompts(deps, apollo) }));
+    app.use(mcpRouter(deps, { tools, custom, prompts: templatePrompts(deps, apollo), cancellations, onToolCall: metrics.mcpToolCall }));
   }
 
   app.use('/media', embeddableMedia);
@@ -202,6 +206,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
       deps.rateLimiter.close();
+      await cancellations?.close();
       await deps.authenticator.close();
     },
   };

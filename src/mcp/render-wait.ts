@@ -46,6 +46,7 @@ export function renderWaitTool(deps: AppDeps, render: McpTool, runs: McpTool): C
       outputSchema: outputSchema as CustomTool['definition']['outputSchema'],
       annotations: render.annotations,
     },
+    waits: true,
     async run(ctx, args, extra, clientIp) {
       const { wait, ...rest } = args;
       if (wait !== undefined && typeof wait !== 'boolean') throw badInput('wait', 'must be true or false');
@@ -54,7 +55,7 @@ export function renderWaitTool(deps: AppDeps, render: McpTool, runs: McpTool): C
       const answer = started.structuredContent as { runId: string } & JsonObject;
       const run = await finished(deps, ctx, runs, answer.runId, extra);
       // Cancelled: the client is not waiting for this answer any more (MCP sends none); the run goes on.
-      if (!run) return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code: 'CANCELED', error: 'The waiting was cancelled; the run goes on', runId: answer.runId }) }] };
+      if (!run) return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code: 'CANCELED', error: 'The waiting was cancelled; the run goes on', runId: answer.runId }) }], _meta: { code: 'CANCELED' } };
       if ('failed' in run) return run.failed;
       const whole = { ...answer, run: run.run };
       return { content: [{ type: 'text', text: JSON.stringify(whole) }], structuredContent: whole };

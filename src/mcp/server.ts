@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, GetPromptRequestSchema, GetPromptResult, ListPromptsRequestSchema, ListPromptsResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, CallToolRequestSchema, CallToolResult, ErrorCode, GetPromptRequestSchema, GetPromptResult, ListPromptsRequestSchema, ListPromptsResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
 import { Context, createContext, headerValue } from '../graphql/context';
@@ -11,6 +11,7 @@ import { toAppError, toHttpError } from '../http/rest/error-status';
 import { hasBody, isJsonMediaType } from '../http/request-errors';
 import { sendError } from '../http/rest/rest.router';
 import { McpTool, routeInput } from './tools';
+import type { McpCancellations } from './cancellations';
 
 export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -30,7 +31,7 @@ class JsonRpcError extends Error {
 }
 
 /** What a finished tool call was, for the metrics: ok, a tool error (its code), invalid params, or unknown. */
-export type ToolOutcome = 'ok' | 'error' | 'invalid_params' | 'rate_limited' | 'internal';
+export type ToolOutcome = 'ok' | 'error' | 'invalid_params' | 'rate_limited' | 'canceled' | 'internal';
 
 /** The MCP request a tool runs in: its progress token and the client's cancellation. */
 export interface ToolCallExtra {
@@ -43,6 +44,8 @@ export interface ToolCallExtra {
 export interface CustomTool {
   definition: { name: string; title: string; description: string; inputSchema: Record<string, unknown> & { type: 'object' }; outputSchema?: Record<string, unknown> & { type: 'object' }; annotations: McpTool['annotations'] };
   run(ctx: Context, args: Record<string, unknown>, extra: ToolCallExtra, clientIp: string | undefined): Promise<CallToolResult>;
+  /** A call that may last (a render's wait): the client's cancellation reaches it from any instance (McpCancellations). */
+  waits?: boolean;
 }
 
 /** MCP prompts (agent templates, ./prompts.ts). */
@@ -53,11 +56,15 @@ export interface PromptSource {
 
 export interface McpOptions {
   tools: McpTool[];
+  cancellations?: McpCancellations;
   prompts?: PromptSource;
   custom?: CustomTool[];
   /** Told of every tools/call with the tool's name, its outcome and its duration in seconds. */
   onToolCall?: (tool: string, outcome: ToolOutcome, seconds: number) => void;
 }
+
+/** Tool errors counted apart (mcp_tool_calls_total's outcome). */
+const OUTCOMES: Record<string, ToolOutcome> = { RATE_LIMITED: 'rate_limited', CANCELED: 'canceled', INTERNAL_SERVER_ERROR: 'internal' };
 
 /** The OAuth 2.0 Protected Resource Metadata (RFC 9728) of /mcp: which identity provider's tokens it accepts. */
 export function resourceMetadata(deps: AppDeps): Record<string, unknown> {
@@ -173,11 +180,19 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
         let outcome: ToolOutcome = 'internal';
         try {
           const args = request.params.arguments ?? {};
-          const result =
-            'run' in tool
-              ? await tool.run(ctx, args, { signal: AbortSignal.any([extra.signal, gone.signal]), progressToken: request.params._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) }, req.ip).catch((error: unknown) => toolError(deps, error))
-              : await callTool(deps, ctx, tool, args, req.ip);
-          outcome = result.isError ? (result._meta?.code === 'RATE_LIMITED' ? 'rate_limited' : 'error') : 'ok';
+          let result: CallToolResult;
+          if ('run' in tool) {
+            // The client's notifications/cancelled may reach another instance: it is announced to all (McpCancellations).
+            const cancelled = tool.waits && options.cancellations ? await options.cancellations.watch(viewer.accountId, extra.requestId) : undefined;
+            try {
+              const signal = AbortSignal.any([extra.signal, gone.signal, ...(cancelled ? [cancelled.signal] : [])]);
+              const toolExtra: ToolCallExtra = { signal, progressToken: request.params._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) };
+              result = await tool.run(ctx, args, toolExtra, req.ip).catch((error: unknown) => toolError(deps, error));
+            } finally {
+              cancelled?.done();
+            }
+          } else result = await callTool(deps, ctx, tool, args, req.ip);
+          outcome = result.isError ? (OUTCOMES[String(result._meta?.code)] ?? 'error') : 'ok';
           return result;
         } catch (error) {
           if (error instanceof JsonRpcError) outcome = 'invalid_params';
@@ -186,6 +201,15 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
           options.onToolCall?.(request.params.name, outcome, Number(process.hrtime.bigint() - started) / 1e9);
         }
       });
+      const cancellations = options.cancellations;
+      if (cancellations) {
+        // Replaces the SDK's own handler, which knows only this instance's requests of this HTTP request (none: stateless).
+        server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+          const requestId = notification.params.requestId;
+          if (requestId === undefined) return;
+          await cancellations.cancel(viewer.accountId, requestId).catch((error: unknown) => deps.logger.warn({ err: error }, 'MCP cancellation not announced'));
+        });
+      }
       const prompts = options.prompts;
       if (prompts) {
         server.setRequestHandler(ListPromptsRequestSchema, (request) => prompts.list(ctx, request.params?.cursor).catch((error: unknown) => Promise.reject(rpcError(deps, error))));

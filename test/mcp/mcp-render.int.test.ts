@@ -33,6 +33,8 @@ describe('render_video over MCP with wait', () => {
       expect(result.isError ?? false).toBe(false);
       const answer = result.structuredContent as { runId: string; run: RunJson };
       expect(answer.run).toMatchObject({ id: answer.runId, status: 'COMPLETED' });
+      expect((await t.http().get('/metrics')).text).toMatch(/mcp_tool_calls_total\{tool="render_video",outcome="ok"\} 2/);
+      expect((await t.http().get('/metrics')).text).toMatch(/mcp_tool_call_duration_seconds_count\{tool="render_video"\} 2/);
       expect(progress.length).toBeGreaterThan(0);
       expect(progress.at(-1)).toMatchObject({ progress: 100, total: 100 });
       // Increasing, as MCP requires.
@@ -62,6 +64,12 @@ describe('render_video over MCP with wait', () => {
     expect(queued.status).toBe('QUEUED');
     abort.abort();
     await expect(waiting).rejects.toThrow();
+    // The SDK client keeps the call's HTTP stream open and sends notifications/cancelled in a POST of its own:
+    // the server stops waiting (the call ends as canceled in the metrics) while the run is still queued.
+    const metric = /mcp_tool_calls_total\{tool="render_video",outcome="canceled"\} 1/;
+    for (let tries = 0; tries < 200 && !metric.test((await t.http().get('/metrics')).text); tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await t.http().get('/metrics')).text).toMatch(metric);
+    expect((await waitForRun(t, as.nora, queued.id, ['QUEUED'])).status).toBe('QUEUED');
     const worker = await startWorker(t);
     try {
       // The run was not cancelled with the waiting: a worker renders it.
