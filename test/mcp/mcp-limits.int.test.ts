@@ -50,3 +50,15 @@ describe('MCP budgets (the same charges as REST)', () => {
     }
   });
 });
+
+describe('MCP_ENABLED=false', () => {
+  it('serves neither /mcp nor its metadata', async () => {
+    const t = await createTestApp({ env: { MCP_ENABLED: 'false' }, seed: false });
+    try {
+      expect((await t.http().post('/mcp').set('content-type', 'application/json').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(404);
+      expect((await t.http().get('/.well-known/oauth-protected-resource')).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -77,6 +79,10 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     }
     expect(tools.find((tool) => tool.name === 'track_stats')?.annotations?.openWorldHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'catalogs')?.annotations?.openWorldHint).toBe(false);
+    // README lists the tools that write: exactly those not read-only.
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const writes = /Tools that write: ([^]*?)\. Every other tool reads\./.exec(readme)?.[1] ?? '';
+    expect([...writes.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort()).toEqual(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name).sort());
     // Onboarding stays on REST.
     expect(tools.map((tool) => tool.name)).not.toContain('signup_agent');
   });
