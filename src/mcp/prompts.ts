@@ -3,8 +3,6 @@ import type { GetPromptResult, ListPromptsResult } from '@modelcontextprotocol/s
 import type { AppDeps } from '../deps';
 import type { Context } from '../graphql/context';
 import { AppError, badInput } from '../common/errors';
-import { chargeRefusedOperation } from '../graphql/rate-limit.plugin';
-import { rateLimitedError } from '../auth/rate-limit';
 
 /** Templates a prompts/list page holds. */
 export const PROMPTS_PAGE = 100;
@@ -42,9 +40,7 @@ export function templatePrompts(deps: AppDeps, apollo: ApolloServer<Context>) {
       };
     },
     async get(ctx: Context, name: string): Promise<GetPromptResult> {
-      // One point of the general budget, as a request.
-      const decision = await chargeRefusedOperation(deps, ctx);
-      if (decision && !decision.allowed) throw rateLimitedError(decision);
+      // Charged by the MCP request itself (one point of the general budget, src/mcp/server.ts).
       if (!UUID.test(name)) throw badInput('name', 'must be a prompt name from prompts/list (a template id)');
       const template = await ctx.loaders.visibleTemplateById.load({ id: name.toLowerCase(), viewer: ctx.viewer!, adminOrgId: deps.config.auth.adminOrgId });
       if (!template) throw new AppError('NOT_FOUND', 'Prompt not found');
