@@ -10,6 +10,7 @@ import { chargeRequest } from '../http/rate-limit';
 import { toAppError, toHttpError } from '../http/rest/error-status';
 import { hasBody, isJsonMediaType } from '../http/request-errors';
 import { sendError } from '../http/rest/rest.router';
+import { cancelOnDisconnect } from '../db/statement-scope';
 import { McpTool, routeInput } from './tools';
 import type { McpCancellations } from './cancellations';
 
@@ -158,7 +159,8 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
     }
   });
 
-  router.post(MCP_PATH, json, async (req: Request, res: Response, next: NextFunction) => {
+  // The request's statements are cancelled if its client goes away before the answer (as on REST and /graphql).
+  router.post(MCP_PATH, json, cancelOnDisconnect(deps.orm, deps.logger) as express.RequestHandler, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const ctx = req.ctx!;
       const viewer = ctx.viewer!;
@@ -176,7 +178,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
       server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
         const started = process.hrtime.bigint();
         const tool = routeTools.get(request.params.name) ?? custom.get(request.params.name);
-        if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, { details: [{ field: 'name', message: 'is not a tool of this server (tools/list)' }] });
+        if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name.slice(0, 100))}`, { details: [{ field: 'name', message: 'is not a tool of this server (tools/list)' }] });
         let outcome: ToolOutcome = 'internal';
         try {
           const args = request.params.arguments ?? {};
