@@ -131,6 +131,18 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     const updated = await nora.callTool({ name: 'update_agent_template', arguments: { id: template.id, title: 'Taken' } });
     expect(updated.isError).toBe(true);
     expect(JSON.stringify(updated)).not.toContain('Secret template');
+    // The song by its ISRC (GraphQL only: through graphql_query), and the stranger's run: never the data.
+    const bySong = await nora.callTool({ name: 'graphql_query', arguments: { query: `{ song(isrc: "${song.isrc}") { name isrc } }` } });
+    expect(JSON.stringify(bySong)).not.toContain('Secret song');
+    const theirRun = await t.http().post('/api/video/render').set(stranger.headers).send({ compositionId: 'title-card', inputProps: { title: 'Secret run' }, width: 16, height: 16, durationInFrames: 5 });
+    expect(theirRun.status).toBe(200);
+    const runId = (theirRun.body as { runId: string }).runId;
+    const runs = await nora.callTool({ name: 'runs', arguments: { runId } });
+    expect(JSON.stringify(runs)).not.toContain('Secret run');
+    expect(((runs.structuredContent as { runs?: unknown[] } | undefined)?.runs ?? []).length).toBe(0);
+    const cancelTheirs = await nora.callTool({ name: 'cancel_run', arguments: { runId } });
+    expect(cancelTheirs.isError).toBe(true);
+    expect((await t.http().get('/api/tasks/runs').query({ runId }).set(stranger.headers)).body.runs[0].status).not.toBe('CANCELED');
     const listed = await nora.callTool({ name: 'agent_templates', arguments: {} });
     expect(JSON.stringify(listed.structuredContent)).not.toContain('Secret template');
     const cancel = await nora.callTool({ name: 'cancel_run', arguments: { runId: '00000000-0000-4000-8000-000000000000' } });
