@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/{auth,common,config,db,graphql,http,jobs,providers}/**/*.ts'],
+    files: ['src/{auth,common,config,db,graphql,http,jobs,mcp,providers}/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/db/seeders/**', 'src/db/cli.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

@@ -24,7 +24,13 @@ import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './http/rest/error-status';
 import { hasBody, isJsonMediaType, requestError } from './http/request-errors';
 import { buildOpenApiDocument } from './http/rest/openapi';
-import { createRestRouter, sendError } from './http/rest/rest.router';
+import { createRestRouter, restRouteCalls, sendError } from './http/rest/rest.router';
+import { mcpRouter } from './mcp/server';
+import { mcpTools } from './mcp/tools';
+import { graphTools } from './mcp/graph-tools';
+import { templatePrompts } from './mcp/prompts';
+import { renderWaitTool } from './mcp/render-wait';
+import { McpCancellations } from './mcp/cancellations';
 import { operations, references, resolvers } from './modules';
 import { renderFiles } from './modules/render';
 import { routeTable } from './http/rest/routes';
@@ -90,7 +96,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(corsPolicy(deps.config.http.corsOrigins));
   // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
   // router now, as it would after no router in between had matched it, without trying each of theirs.
-  const rest = createRestRouter(deps, plain, routes);
+  const calls = restRouteCalls(deps, plain, routes);
+  const rest = createRestRouter(deps, plain, routes, calls);
   app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
   app.use(healthRouter(deps.orm, deps.render.storage, () => ffmpegStatus(deps.render.ffmpeg)));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
@@ -99,7 +106,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
-  app.use(docsRouter(buildOpenApiDocument(plain, routes)));
+  const openapi = buildOpenApiDocument(plain, routes);
+  app.use(docsRouter(openapi));
   // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
   app.use(dashboardRouter());
 
@@ -154,6 +162,17 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
+  let cancellations: McpCancellations | undefined;
+  // MCP over Streamable HTTP (/mcp): one tool per REST route, running that route's execution, and GraphQL queries through Apollo (src/mcp).
+  if (deps.config.http.mcpEnabled) {
+    // A session connection for LISTEN, as the run events use (DATABASE_LISTEN_URL, else the ORM's).
+    cancellations = new McpCancellations(deps.config.database.listenUrl ?? (deps.orm.config.get('clientUrl') as string), deps.logger);
+    const tools = mcpTools(plain, calls, openapi);
+    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    const custom = [...graphTools(deps, apollo, plain), renderWaitTool(deps, tool('render_video'), tool('runs'))];
+    app.use(mcpRouter(deps, { tools, custom, prompts: templatePrompts(deps, apollo), cancellations, onToolCall: metrics.mcpToolCall }));
+  }
+
   app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps, renderFiles(deps.orm)));
   app.use('/api', rest);
@@ -187,6 +206,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
       deps.rateLimiter.close();
+      await cancellations?.close();
       await deps.authenticator.close();
     },
   };

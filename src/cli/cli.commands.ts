@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { MasClient, MasError, RenderRun } from '../../sdk/src';
 import { CliConfig, configPath, readConfig, writeConfig } from './cli.config';
+import { serveMcpOverStdio } from './cli.mcp';
 import { Progress, RenderFailedError, UsageError } from './cli.output';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -15,6 +16,8 @@ export interface CommandContext {
   configFile: string;
   config: CliConfig;
   url: string;
+  /** MAS_API_KEY, else the config file's key. */
+  apiKey?: string;
   client(needsKey?: boolean): MasClient;
   /** Closes the clients' websockets so the process can end. */
   close(): Promise<void>;
@@ -227,6 +230,16 @@ export const COMMANDS: Record<string, Command> = {
       ctx.print(`${title}${stats.stats.map((s) => `${s.source} (${s.dataSource}, ${s.capturedAt}): ${JSON.stringify(s.data)}`).join('\n') || stats.message || 'No statistics.'}`, stats);
     },
   },
+  mcp: {
+    usage: 'mas mcp',
+    summary: "serve MCP over stdio for a desktop agent, forwarding to the service's /mcp with this URL and key (stdout is the protocol)",
+    options: {},
+    async run(ctx) {
+      if (ctx.positionals.length > 0) throw new UsageError(`usage: ${COMMANDS.mcp.usage}`);
+      if (!ctx.apiKey) throw new MasError('UNAUTHENTICATED', 'no API key: set MAS_API_KEY or run `mas signup <email>`', { status: 401 });
+      await serveMcpOverStdio(ctx.url, ctx.apiKey);
+    },
+  },
   query: {
     usage: 'mas query <file.graphql> [--variables file.json]',
     summary: 'run any GraphQL operation of the schema from a file; prints its data as JSON',
@@ -285,7 +298,7 @@ export async function loadContext(values: CommandContext['values'], positionals:
   const apiKey = env.MAS_API_KEY || config.apiKey;
   const clients: MasClient[] = [];
   return {
-    values, positionals, json, env, configFile, config, url,
+    values, positionals, json, env, configFile, config, url, apiKey,
     client(needsKey = true) {
       if (needsKey && !apiKey) throw new MasError('UNAUTHENTICATED', 'no API key: set MAS_API_KEY or run `mas signup <email>`', { status: 401 });
       const client = new MasClient({ url, apiKey, onRetry: ({ status, delayMs }) => process.stderr.write(`mas: ${status}, retrying in ${Math.ceil(delayMs / 1000)} s\n`) });

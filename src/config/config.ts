@@ -194,6 +194,8 @@ const envSchema = z.object({
   CATALOG_MAX_ARTISTS_PER_SONG: int(LIST_BOUNDS.creditsPerSong, 1, LIST_BOUNDS.creditsPerSong),
   ROSTER_MAX_ARTISTS: int(1000, 1, 1_000_000),
 
+  MCP_ENABLED: bool.default(true),
+
   ROUTER_SECRET: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 }).superRefine((e, ctx) => {
   // Generated data must never pass for real research in production: refuse rather than warn.
@@ -346,6 +348,8 @@ export interface Config {
     corsOrigins: string[];
     /** Bearer token /metrics requires; unset: /metrics is open (keep it off the public network). */
     metricsToken?: string;
+    /** Whether /mcp (MCP over Streamable HTTP) and its protected-resource metadata are served (MCP_ENABLED). */
+    mcpEnabled: boolean;
     /**
      * Period of the event-loop delay sampler behind nodejs_eventloop_lag_* (prom-client's default is
      * 10 ms): each period wakes an idle process once, so it costs CPU whatever the traffic.
@@ -505,6 +509,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
       corsOrigins: e.CORS_ORIGINS,
       metricsToken: e.METRICS_TOKEN,
+      mcpEnabled: e.MCP_ENABLED,
       eventLoopResolutionMs: e.METRICS_EVENT_LOOP_RESOLUTION_MS,
     },
     providers: {

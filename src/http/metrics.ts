@@ -15,6 +15,8 @@ export interface Metrics {
   graphqlExecuted(execution: 'compiled' | 'interpreted'): void;
   /** Counts one GraphQL operation compiled by graphql-jit. */
   graphqlCompiled(): void;
+  /** Counts one MCP tool call by tool (names of this server's tools only) and outcome, with its duration. */
+  mcpToolCall(tool: string, outcome: string, seconds: number): void;
 }
 
 /** Prometheus metrics: request counts and latency by route, PostgreSQL pool state, process stats. */
@@ -75,6 +77,25 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
   });
   const graphqlCompiled = () => graphqlCompilations.inc();
 
+  // MCP (issue 25): tool calls by tool and outcome (ok, error, rate_limited, invalid_params, canceled, internal), and how long they took.
+  const mcpToolCalls = new Counter({
+    name: 'mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome: ok, error (a tool error), rate_limited, invalid_params, canceled (a wait the client cancelled), internal',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [registry],
+  });
+  const mcpToolDuration = new Histogram({
+    name: 'mcp_tool_call_duration_seconds',
+    help: 'MCP tool call durations by tool (render_video with wait lasts until its run has finished)',
+    labelNames: ['tool'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 600],
+    registers: [registry],
+  });
+  const mcpToolCall = (tool: string, outcome: string, seconds: number) => {
+    mcpToolCalls.inc({ tool, outcome });
+    mcpToolDuration.observe({ tool }, seconds);
+  };
+
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
     res.on('finish', () => {
@@ -85,7 +106,7 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
     });
     next();
   };
-  return { registry, middleware, rateLimited, graphqlExecuted, graphqlCompiled };
+  return { registry, middleware, rateLimited, graphqlExecuted, graphqlCompiled, mcpToolCall };
 }
 
 interface TarnPool {

@@ -66,8 +66,7 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
  * envelope. Only the documented routes are served: anything else under /api is a 404. Each route
  * authenticates (401), then checks the media type of a body (415) and its raw input (400), then runs.
  */
-export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): express.Router {
-  const operations = new Map(routes.map((route) => [route, restOperation(schema, route)]));
+export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[], calls = restRouteCalls(deps, schema, routes)): express.Router {
 
   const router = express.Router();
   // Param-less routes answer straight from a lookup by method and path (see exactRoutes); anything else goes through the route table.
@@ -79,7 +78,6 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
   });
   // Only after mediaType below has let the request through: anything it parses is meant as JSON.
   const json = express.json({ limit: deps.config.http.bodyLimit, strict: false, type: () => true });
-  const maxDepth = deps.config.http.maxDepth;
   // A body must say it is JSON: a text/plain or form post (which any web page can make from a
   // visitor's browser without a CORS preflight) is refused, not parsed and acted on.
   const mediaType = (req: Request, _res: ExpressResponse, next: NextFunction) => {
@@ -97,12 +95,9 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
   const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
   const chains = new Map<RestRoute, RequestHandler[]>();
   for (const route of routes) {
-    const field = operationField(schema, route.operation);
-    const { fields, inputArg } = restFields(field);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const readsBody = route.method !== 'GET';
-    // Routes that spend provider quota charge the research budget instead of the general one.
-    const budget = field.extensions?.providerCall === true ? 'research' : 'api';
+    const budget = calls.get(route)!.budget;
     const authenticate = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       res.locals.route = `/api${route.path}`;
       try {
@@ -129,52 +124,23 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         next(error);
       }
     };
+    const call = calls.get(route)!;
     const run = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       try {
         const body: unknown = readsBody ? (req.body ?? {}) : undefined;
-        // Before anything recursive (the input check) walks the input.
-        const problems: FieldProblem[] = [
-          ...inputProblems(req.params, ''),
-          ...inputProblems(req.query, '', { maxDepth, depthField: 'query' }),
-          ...inputProblems(body, '', { maxDepth, depthField: 'body' }),
-          // A client or proxy resolves `.` and `..` away: such a path parameter names no row, it only rewrites the URL.
-          ...Object.entries(req.params)
-            .filter(([, value]) => value === '.' || value === '..')
-            .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
-        ];
-        if (problems.length) throw invalidInput(problems);
-        const input = { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body };
-        const parsed = parseRestInput(fields, route, input);
-        const variableValues = inputArg ? { [inputArg]: parsed } : parsed;
-        const operation = operations.get(route)!;
-        const result = await operation.run(req.ctx!, variableValues);
-        if (result.errors?.length) {
-          const httpError = toHttpError(restNamed(result.errors[0]));
-          if (httpError.unexpected) deps.logger.error({ err: result.errors[0] }, 'unexpected error in REST operation');
+        const outcome = await call.execute(req.ctx!, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body });
+        if (!outcome.ok) {
+          const httpError = toHttpError(outcome.error);
+          if (httpError.unexpected) deps.logger.error({ err: outcome.error }, 'unexpected error in REST operation');
           sendError(res, httpError);
           return;
         }
-        const answer = wrapAnswer(route.answer, result.data?.[operation.fieldName]);
-        if (route.omitNullFields && answer && typeof answer === 'object') {
-          for (const [key, member] of Object.entries(answer)) if (member === null) delete (answer as Record<string, unknown>)[key];
-        }
         if (readsBody) res.setHeader('cache-control', cacheControl(NO_STORE));
-        else res.setHeader('cache-control', cacheControl(queryFieldPolicy(operation.fieldName)));
-        res.status(route.responseStatus ?? 200).json(answer);
+        else res.setHeader('cache-control', cacheControl(queryFieldPolicy(call.fieldName)));
+        res.status(outcome.status).json(outcome.answer);
       } catch (error) {
         next(error);
       }
-    };
-    /** The operation's input problems name its GraphQL fields: the REST answer names them as this route does. */
-    const restNamed = (error: unknown): unknown => {
-      const appError = toAppError(error);
-      if (!appError) return error;
-      const named = (f: { name: string }, depth: number) => (depth === 0 ? restFieldName(route, f.name) : restName(f.name));
-      return renameProblemFields(
-        appError,
-        (path) => renameFieldPath(path, fields, named),
-        (message) => renameFieldWords(message, fields, named),
-      );
     };
     // The operation's statements are cancelled if the client goes away before its answer.
     const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
@@ -206,6 +172,81 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     sendError(res, httpError);
   });
   return router;
+}
+
+/** A route's input as the edge received it: path parameters, query parameters (text), the JSON body (non-GET). */
+export interface RouteInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** What running a route gave: its status and answer in the route's envelope, or the error (named as the route names its fields). */
+export type RouteOutcome = { ok: true; status: number; answer: unknown } | { ok: false; error: unknown };
+
+/** One route's execution, after authentication and the charge: what the REST face and the MCP tools (src/mcp) both run. */
+export interface RouteCall {
+  route: RestRoute;
+  /** Routes that spend provider quota charge the research budget instead of the general one. */
+  budget: 'api' | 'research';
+  /** The operation's root field. */
+  fieldName: string;
+  /**
+   * Checks the raw input (NUL, depth, "."/".." path parameters), parses it into the operation's
+   * variables (a 400 naming each bad field, thrown) and runs the route's document; the
+   * operation's own error is returned, renamed to the route's field names.
+   */
+  execute(ctx: Context, input: RouteInput): Promise<RouteOutcome>;
+}
+
+/** Every route's execution, built (and its document validated) once. */
+export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[]): Map<RestRoute, RouteCall> {
+  const maxDepth = deps.config.http.maxDepth;
+  const calls = new Map<RestRoute, RouteCall>();
+  for (const route of routes) {
+    const field = operationField(schema, route.operation);
+    const { fields, inputArg } = restFields(field);
+    const operation = restOperation(schema, route);
+    /** The operation's input problems name its GraphQL fields: the REST answer names them as this route does. */
+    const restNamed = (error: unknown): unknown => {
+      const appError = toAppError(error);
+      if (!appError) return error;
+      const named = (f: { name: string }, depth: number) => (depth === 0 ? restFieldName(route, f.name) : restName(f.name));
+      return renameProblemFields(
+        appError,
+        (path) => renameFieldPath(path, fields, named),
+        (message) => renameFieldWords(message, fields, named),
+      );
+    };
+    calls.set(route, {
+      route,
+      budget: field.extensions?.providerCall === true ? 'research' : 'api',
+      fieldName: operation.fieldName,
+      async execute(ctx, input) {
+        // Before anything recursive (the input check) walks the input.
+        const problems: FieldProblem[] = [
+          ...inputProblems(input.params, ''),
+          ...inputProblems(input.query, '', { maxDepth, depthField: 'query' }),
+          ...inputProblems(input.body, '', { maxDepth, depthField: 'body' }),
+          // A client or proxy resolves `.` and `..` away: such a path parameter names no row, it only rewrites the URL.
+          ...Object.entries(input.params)
+            .filter(([, value]) => value === '.' || value === '..')
+            .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
+        ];
+        if (problems.length) throw invalidInput(problems);
+        const parsed = parseRestInput(fields, route, input);
+        const variableValues = inputArg ? { [inputArg]: parsed } : parsed;
+        const result = await operation.run(ctx, variableValues);
+        if (result.errors?.length) return { ok: false, error: restNamed(result.errors[0]) };
+        const answer = wrapAnswer(route.answer, result.data?.[operation.fieldName]);
+        if (route.omitNullFields && answer && typeof answer === 'object') {
+          for (const [key, member] of Object.entries(answer)) if (member === null) delete (answer as Record<string, unknown>)[key];
+        }
+        return { ok: true, status: route.responseStatus ?? 200, answer };
+      },
+    });
+  }
+  return calls;
 }
 
 /** Route paths the lookup understands: literal segments and `:param` segments. */
