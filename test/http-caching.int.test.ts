@@ -33,6 +33,9 @@ const EXPECTED: Record<string, string> = {
   'GET /platform_a/search': 'private, max-age=60',
   'GET /video/compositions': 'private, max-age=300',
   'GET /tasks/runs': 'no-store',
+  'GET /webhooks': 'private, no-cache',
+  'GET /webhooks/:id': 'private, no-cache',
+  'GET /webhooks/:id/deliveries': 'private, no-cache',
 };
 
 function expectVaryOnCredentials(vary: string | undefined, at: string) {
