@@ -61,7 +61,7 @@ export class Migration20261126140000_Webhooks extends Migration {
       constraint "webhook_deliveries_status" check ("status" in ('pending', 'delivered', 'failed'))
     );`);
     this.addSql(`create index "webhook_deliveries_endpoint_idx" on "webhook_deliveries" ("endpoint_id", "created_at" desc, "id");`);
-    this.addSql(`create index "webhook_deliveries_unqueued_idx" on "webhook_deliveries" ("created_at") where "enqueued_at" is null;`);
+    this.addSql(`create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at", "seq") where "status" = 'pending';`);
     this.addSql(`create index "webhook_deliveries_order_idx" on "webhook_deliveries" ("endpoint_id", "run_id", "seq") where "status" = 'pending';`);
 
     // Every status a run enters (its insert as QUEUED included) becomes an event for each enabled endpoint of its account that asked for it.

@@ -1,8 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import supertest from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestApp } from './app';
 import { createAccount, CreatedAccount, createOrganization } from './factories';
-import { renderEnv, startWorker, waitForRun } from './support/render';
+import { renderEnv, secondInstance, spawnWorker, startWorker, waitForRun } from './support/render';
 import { Received, WebhookReceiver } from './support/webhook-receiver';
 import type { RenderWorker } from '../src/jobs/render.worker';
 import { WebhookDelivery } from '../src/modules/webhook';
@@ -417,3 +419,84 @@ describe('webhook delivery to a real receiver (http and private addresses allowe
     expect(enabled.body.webhook).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
   });
 });
+
+describe('webhook delivery from worker processes: one killed mid-attempt, two API and two worker instances', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  const children: ChildProcess[] = [];
+  const workerEnv = {
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_RETRY_SCHEDULE_S: '1,1,1,1,1,1,1,1,1,1',
+    WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+    WEBHOOK_TIMEOUT_MS: '1000',
+  };
+  beforeAll(async () => {
+    t = await createTestApp({ env: renderEnv({ ...workerEnv, RENDER_MAINTENANCE_INTERVAL_S: '1' }) });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await receiver?.close();
+    await t?.close();
+  });
+
+  const spawn = () => {
+    const child = spawnWorker(t, { ...workerEnv, RENDER_MAINTENANCE_INTERVAL_S: '1' });
+    children.push(child);
+    return child;
+  };
+  const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+  it('delivers after the worker holding the attempt is killed, and every run state once or more from 2 API + 2 worker instances', async () => {
+    const account = await createAccount(t.orm);
+    const created = await t.http().post('/api/webhooks').set(account.headers).send({ url: receiver.url('/workers'), events: ALL_EVENTS });
+    const { id, secret } = { id: created.body.webhook.id as string, secret: created.body.secret as string };
+
+    // A worker takes the ping and hangs on the receiver; it is killed mid-attempt.
+    receiver.answer = 'hang';
+    const doomed = spawn();
+    const ping = (await t.http().post(`/api/webhooks/${id}/ping`).set(account.headers)).body.delivery.id as string;
+    await receiver.waitFor(() => receiver.received.some((r) => r.json.type === 'ping'), 'the first attempt', 60_000);
+    doomed.kill('SIGKILL');
+    await exited(doomed);
+    receiver.answer = { status: 204 };
+
+    // Two API instances start runs; two other workers render them and deliver.
+    const second = await secondInstance(t);
+    try {
+      spawn();
+      spawn();
+      const apis = [t, { http: () => supertest(second.app.server) }];
+      const runIds: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const res = await apis[i % 2].http().post('/api/video/render').set(account.headers).send({ compositionId: 'title-card', inputProps: { title: `W${i}` }, width: 16, height: 16, fps: 2, durationInFrames: 2 });
+        expect(res.status).toBe(200);
+        runIds.push(res.body.runId as string);
+      }
+      for (const runId of runIds) expect((await waitForRun(t, account.headers, runId, ['COMPLETED', 'FAILED'], 90_000)).status).toBe('COMPLETED');
+      const states = (runId: string) => distinctIds(receiver.received.filter((r) => r.json.data?.id === runId)).map((r) => r.json.type);
+      await receiver.waitFor(() => runIds.every((runId) => states(runId).includes('render_run.completed')), 'every run completed', 60_000);
+      for (const runId of runIds) expect(states(runId)).toEqual(['render_run.queued', 'render_run.executing', 'render_run.completed']);
+      expect(receiver.received.filter((r) => r.json.type !== 'ping').every((r) => verifies(secret, r))).toBe(true);
+
+      // The ping the killed worker held was delivered by another (its job expired and ran again).
+      const repo = new WebhookRepository(t.orm.em.fork() as EntityManager);
+      const deadline = Date.now() + 60_000;
+      let status = '';
+      while (Date.now() < deadline && status !== 'delivered') {
+        status = (await repo.delivery(ping))!.status;
+        if (status !== 'delivered') await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe('delivered');
+      const pings = receiver.received.filter((r) => r.json.type === 'ping');
+      expect(pings.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(pings.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      expect(pings.every((r) => verifies(secret, r))).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+const distinctIds = (list: Received[]) => list.filter((r, i) => list.findIndex((o) => o.headers['webhook-id'] === r.headers['webhook-id']) === i);

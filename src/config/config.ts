@@ -189,7 +189,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
   WEBHOOK_RETRY_SCHEDULE_S: z
     .string()
-    .default('5,30,120,600,1800,3600,7200,14400,28800,28800,28800')
+    .default('5,30,120,600,1800,3600,7200,14400,28800,28800')
     .transform((v, ctx) => {
       const steps = v.split(',').map((p) => p.trim());
       if (steps.length < 1 || steps.length > 30 || steps.some((p) => !/^\d{1,6}$/.test(p) || Number(p) < 1)) {

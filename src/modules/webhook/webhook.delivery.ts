@@ -20,6 +20,14 @@ export const WEBHOOK_QUEUE = 'webhook-delivery';
 export const RESPONSE_EXCERPT_BYTES = 1024;
 /** Deliveries handed to the queue per dispatch round and worker. */
 const DISPATCH_BATCH = 100;
+/**
+ * How long a delivery job may stay active: its attempt's timeout and a margin for reading the event
+ * and recording the outcome. A process killed mid-attempt leaves the job to expire, then pg-boss
+ * hands it to another.
+ */
+export const jobExpireS = (config: Pick<Config['webhook'], 'timeoutMs'>): number => Math.ceil(config.timeoutMs / 1000) + 10;
+/** A delivery queued this long ago and still pending lost its job (the job's own retries used up by crashes): it is queued again. */
+const LOST_JOB_S = 3600;
 /** A delivery waiting for an earlier event of the same run to the same endpoint looks again after this long. */
 const ORDER_WAIT_S = 1;
 
@@ -143,7 +151,7 @@ export class WebhookDelivery {
   async start(concurrency = 2): Promise<void> {
     const { config } = this.deps;
     // Crash recovery only: an attempt's own failures are retried on the schedule, by the dispatcher.
-    this.boss = await this.deps.queue.ensureQueue(WEBHOOK_QUEUE, { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.ceil(config.timeoutMs / 1000) + 50 });
+    this.boss = await this.deps.queue.ensureQueue(WEBHOOK_QUEUE, { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: jobExpireS(config) });
     const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: Math.max(0.5, config.dispatchIntervalMs / 1000) };
     for (let i = 0; i < concurrency; i += 1) {
       this.workerIds.push(await this.boss.work<DeliveryJob>(WEBHOOK_QUEUE, options, async ([job]) => this.deliver(job.data.deliveryId)));
@@ -174,7 +182,8 @@ export class WebhookDelivery {
     return (this.deps.orm.em.fork() as EntityManager).transactional(async (em) => {
       const repo = new WebhookRepository(em as EntityManager);
       const due = await repo.rows<{ id: string }>(
-        `select "id" from "webhook_deliveries" where "enqueued_at" is null and "status" = 'pending' and "next_attempt_at" <= now()
+        `select "id" from "webhook_deliveries"
+          where "status" = 'pending' and "next_attempt_at" <= now() and ("enqueued_at" is null or "enqueued_at" < now() - interval '${LOST_JOB_S} seconds')
           order by "next_attempt_at", "seq" limit ${DISPATCH_BATCH} for update skip locked`,
       );
       if (due.length === 0) return 0;
