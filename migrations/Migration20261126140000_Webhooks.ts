@@ -65,6 +65,7 @@ export class Migration20261126140000_Webhooks extends Migration {
     this.addSql(`create index "webhook_deliveries_order_idx" on "webhook_deliveries" ("endpoint_id", "run_id", "seq") where "status" = 'pending';`);
 
     // Every status a run enters (its insert as QUEUED included) becomes an event for each enabled endpoint of its account that asked for it.
+    // The event keeps the run's columns as they are then, but its request (payload): immutable, read from the run when sent.
     this.addSql(`create function "render_runs_webhook_event"() returns trigger language plpgsql as $$
       declare
         event_type text;
@@ -81,7 +82,7 @@ export class Migration20261126140000_Webhooks extends Migration {
         end if;
         event_id := 'msg_' || replace(gen_random_uuid()::text, '-', '');
         insert into "webhook_events" ("id", "account_id", "type", "run_id", "data")
-          values (event_id, new."account_id", event_type, new."id", to_jsonb(new))
+          values (event_id, new."account_id", event_type, new."id", to_jsonb(new) - 'payload')
           returning "seq" into event_seq;
         insert into "webhook_deliveries" ("event_id", "endpoint_id", "account_id", "run_id", "seq")
           select event_id, e."id", new."account_id", new."id", event_seq from "webhook_endpoints" e

@@ -326,6 +326,16 @@ describe('webhook delivery to a real receiver (http and private addresses allowe
     expect((await t.http().get(`/api/webhooks/${id}`).set(account.headers)).body.webhook.failing_since).toBeNull();
   });
 
+  it('connects to a host name through the addresses it was checked with (localhost, with private networks allowed)', async () => {
+    const account = await createAccount(t.orm);
+    const res = await t.http().post('/api/webhooks').set(account.headers).send({ url: `http://localhost:${receiver.port}/named`, events: ['render_run.completed'] });
+    expect(res.status).toBe(200);
+    const id = res.body.webhook.id as string;
+    const deliveryId = (await t.http().post(`/api/webhooks/${id}/ping`).set(account.headers)).body.delivery.id as string;
+    expect(await waitDelivery(deliveryId, (row) => row.status !== 'pending')).toMatchObject({ status: 'delivered', last_response_code: 204 });
+    expect(receiver.received.filter((r) => r.json.data?.endpointId === id).map((r) => r.headers.host)).toEqual([`localhost:${receiver.port}`]);
+  });
+
   it('redelivers an event with the same webhook-id; rotation signs with both secrets for the overlap, then only the new one', async () => {
     const account = await createAccount(t.orm);
     const { id, secret: old } = await register(account.headers, '/rotate');

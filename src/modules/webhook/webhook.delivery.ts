@@ -83,10 +83,10 @@ const storable = (bytes: Buffer): string => bytes.toString('utf8').replaceAll('\
  */
 export function post(target: ResolvedUrl, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ code: number; excerpt: string }> {
   const { url, addresses } = target;
-  const pinned = addresses[0];
+  // Only the checked addresses: every one of them when the socket asks for all (it tries each in turn).
   const lookup: LookupFunction = (_host, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
+    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, addresses);
+    else callback(null, addresses[0].address, addresses[0].family);
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -217,7 +217,7 @@ export class WebhookDelivery {
       );
       return;
     }
-    const outcome = await this.attempt(endpoint, delivery);
+    const outcome = await this.attempt(repo, endpoint, delivery);
     await this.record(repo, endpoint, delivery, outcome);
   }
 
@@ -231,13 +231,17 @@ export class WebhookDelivery {
   }
 
   /** The event as sent: `{type, timestamp, data}`; a run's data is the run as GET /api/tasks/runs shows it (a fresh output link). */
-  async body(delivery: DeliveryRow): Promise<string> {
-    const data =
-      delivery.event_type === 'ping' ? delivery.event_data : restRun(await presentRun(runViewOfSnapshot(delivery.event_data), this.deps.render, this.deps.renderSettings));
+  async body(repo: WebhookRepository, delivery: DeliveryRow): Promise<string | null> {
+    let data = delivery.event_data;
+    if (delivery.event_type !== 'ping') {
+      const payload = delivery.run_id ? await repo.runPayload(delivery.run_id) : null;
+      if (!payload) return null;
+      data = restRun(await presentRun(runViewOfSnapshot({ ...delivery.event_data, payload }), this.deps.render, this.deps.renderSettings));
+    }
     return JSON.stringify({ type: delivery.event_type, timestamp: delivery.event_created_at.toISOString(), data });
   }
 
-  private async attempt(endpoint: EndpointRow, delivery: DeliveryRow): Promise<AttemptOutcome> {
+  private async attempt(repo: WebhookRepository, endpoint: EndpointRow, delivery: DeliveryRow): Promise<AttemptOutcome> {
     const { config, logger } = this.deps;
     const startedAt = new Date();
     const began = performance.now();
@@ -249,7 +253,8 @@ export class WebhookDelivery {
     } catch (error) {
       return outcome({ ok: false, code: null, excerpt: null, error: `refused: ${(error as Error).message}` });
     }
-    const body = await this.body(delivery);
+    const body = await this.body(repo, delivery);
+    if (body === null) return outcome({ ok: false, code: null, excerpt: null, error: 'the run no longer exists' });
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'music-agent-service-webhooks/1',

@@ -46,6 +46,9 @@ export interface DeliveryRow {
 
 const DELIVERY = `d.*, e."type" as event_type, e."data" as event_data, e."created_at" as event_created_at
   from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`;
+/** The same without the event's data (the log lists deliveries, not what they carried). */
+const DELIVERY_LISTED = `d.*, e."type" as event_type, null::jsonb as event_data, e."created_at" as event_created_at
+  from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`;
 
 const dates = <T>(row: T, ...keys: (keyof T)[]): T => {
   for (const key of keys) {
@@ -153,8 +156,14 @@ export class WebhookRepository {
 
   /** An endpoint's newest WEBHOOK_DELIVERIES_LISTED deliveries, newest first. */
   async deliveriesOf(endpointId: string): Promise<DeliveryRow[]> {
-    const rows = await this.rows<DeliveryRow>(`select ${DELIVERY} where d."endpoint_id" = ? order by d."created_at" desc, d."id" limit ${WEBHOOK_DELIVERIES_LISTED}`, [endpointId]);
+    const rows = await this.rows<DeliveryRow>(`select ${DELIVERY_LISTED} where d."endpoint_id" = ? order by d."created_at" desc, d."id" limit ${WEBHOOK_DELIVERIES_LISTED}`, [endpointId]);
     return rows.map(delivery);
+  }
+
+  /** A run's request (render_runs.payload: immutable, so events do not copy it); null once the run is gone. */
+  async runPayload(runId: string): Promise<Record<string, unknown> | null> {
+    const [row] = await this.rows<{ payload: Record<string, unknown> }>('select "payload" from "render_runs" where "id" = ?', [runId]);
+    return row?.payload ?? null;
   }
 
   async delivery(id: string): Promise<DeliveryRow | null> {
