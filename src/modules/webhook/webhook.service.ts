@@ -10,6 +10,8 @@ import type { WebhookDeliveryType, WebhookEndpointType, WebhookEndpointWithSecre
 import { checkUrlForm, resolveSafely, UrlPolicy } from './webhook.url';
 
 export interface WebhookSettings extends UrlPolicy {
+  /** Also bounds the host name's lookup at registration. */
+  timeoutMs: number;
   maxEndpointsPerAccount: number;
   secretOverlapS: number;
 }

@@ -43,16 +43,24 @@ export function checkUrlForm(raw: string, policy: UrlPolicy, field = 'url'): URL
  * is). Done at registration and again before each delivery, which then connects to an address
  * checked here (not to a second lookup's answer: DNS rebinding).
  */
-export async function resolveSafely(url: URL, policy: UrlPolicy, field = 'url'): Promise<ResolvedUrl> {
+export async function resolveSafely(url: URL, policy: UrlPolicy & { timeoutMs: number }, field = 'url'): Promise<ResolvedUrl> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: 4 | 6 }[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
   } else {
+    let timer: NodeJS.Timeout | undefined;
+    const tooLate = badInput(field, `host ${host} did not resolve within ${policy.timeoutMs} ms`);
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(tooLate), policy.timeoutMs);
+    });
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-    } catch {
-      throw badInput(field, `host ${host} does not resolve`);
+      const found = await Promise.race([lookup(host, { all: true, verbatim: true }), late]);
+      addresses = found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+    } catch (error) {
+      throw error === tooLate ? tooLate : badInput(field, `host ${host} does not resolve`);
+    } finally {
+      clearTimeout(timer);
     }
     if (addresses.length === 0) throw badInput(field, `host ${host} does not resolve`);
   }
