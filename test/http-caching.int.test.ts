@@ -119,8 +119,9 @@ describe('Cache-Control and Vary on every GET answer', () => {
       ['{ compositions { id } }', 'private, max-age=300'],
       ['{ researchGenres { id } compositions { id } }', 'private, max-age=60'],
       ['{ compositions { id } me { id } }', 'private, no-cache'],
-      ['{ me { id } apiKeys { id } }', 'no-store'],
-      ['query { ...F } fragment F on Query { runs { pagination { total_count } } }', 'no-store'],
+      ['{ me { id } apiKeys { items { id } } }', 'no-store'],
+      ['{ me { id } webhookEndpoints { items { id } } }', 'private, no-cache'],
+      ['query { ...F } fragment F on Query { runs { pagination { totalCount } } }', 'no-store'],
       ['{ __typename }', 'private, no-cache'],
     ];
     for (const [query, expected] of cases) {
