@@ -5,6 +5,7 @@ import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { entities } from './modules';
+import { WebhookDelivery } from './modules/webhook';
 import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
@@ -36,16 +37,20 @@ async function main(): Promise<void> {
   const deps = createDeps(config, database.orm, logger);
   let app: App | undefined;
   let worker: RenderWorker | undefined;
+  let webhooks: WebhookDelivery | undefined;
   try {
     app = await createApp(deps);
     // Fail fast when the queue cannot start; the in-process worker (RENDER_WORKERS, default 1) makes the demo complete.
     await deps.render.queue.start();
     worker = config.render.workers > 0 ? new RenderWorker({ ...deps.render, orm: deps.orm, config: config.render, logger }) : undefined;
     await worker?.start();
+    webhooks = config.webhook.workers > 0 ? new WebhookDelivery({ orm: deps.orm, queue: deps.render.queue, render: deps.render, config: config.webhook, renderSettings: config.render, logger }) : undefined;
+    await webhooks?.start(config.webhook.workers);
     await listen(app.server, config.port, config.host);
   } catch (error) {
     // Whatever started is stopped (worker, queue, embedded PostgreSQL) so the process can exit now.
     await worker?.stop(0).catch(() => undefined);
+    await webhooks?.stop().catch(() => undefined);
     await (app ? app.stop() : deps.render.close()).catch(() => undefined);
     await database.close().catch(() => undefined);
     await providerMode.close().catch(() => undefined);
@@ -77,6 +82,7 @@ async function main(): Promise<void> {
   exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'shutting down: draining requests', async () => {
     // Workers first: stop taking jobs, finish or release the ones in hand, then drain HTTP.
     await worker?.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
+    await webhooks?.stop();
     await started.stop();
     await providerMode.close();
     await database.close();

@@ -4,6 +4,7 @@ import { exitGracefullyOnSignals } from './common/shutdown';
 import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { entities } from './modules';
+import { WebhookDelivery } from './modules/webhook';
 import { ffmpegStatus, NPM_FFMPEG_WARNING } from './jobs/encoder';
 import { RenderWorker } from './jobs/render.worker';
 import { createRenderRuntime } from './jobs/runtime';
@@ -38,12 +39,15 @@ async function main(): Promise<void> {
   const runtime = createRenderRuntime(config, database.listenUrl, logger);
   const worker = new RenderWorker({ ...runtime, orm: database.orm, config: config.render, logger });
   await worker.start();
+  const webhooks = config.webhook.workers > 0 ? new WebhookDelivery({ orm: database.orm, queue: runtime.queue, render: runtime, config: config.webhook, renderSettings: config.render, logger }) : undefined;
+  await webhooks?.start(config.webhook.workers);
   const ffmpeg = await ffmpegStatus(runtime.ffmpeg);
   logger.info({ workers: config.render.workers, ffmpeg }, 'render worker ready');
   if (ffmpeg.source === 'npm') logger.warn(NPM_FFMPEG_WARNING);
 
   exitGracefullyOnSignals(logger, config.shutdownTimeoutMs, 'stopping: no new jobs; finishing or releasing the ones in hand', async () => {
     await worker.stop(Math.max(100, config.shutdownTimeoutMs - 3000));
+    await webhooks?.stop();
     await runtime.close();
     await database.close();
   });

@@ -33,6 +33,9 @@ const EXPECTED: Record<string, string> = {
   'GET /platform_a/search': 'private, max-age=60',
   'GET /video/compositions': 'private, max-age=300',
   'GET /tasks/runs': 'no-store',
+  'GET /webhooks': 'private, no-cache',
+  'GET /webhooks/:id': 'private, no-cache',
+  'GET /webhooks/:id/deliveries': 'private, no-cache',
 };
 
 function expectVaryOnCredentials(vary: string | undefined, at: string) {
@@ -117,6 +120,7 @@ describe('Cache-Control and Vary on every GET answer', () => {
       ['{ researchGenres { id } compositions { id } }', 'private, max-age=60'],
       ['{ compositions { id } me { id } }', 'private, no-cache'],
       ['{ me { id } apiKeys { items { id } } }', 'no-store'],
+      ['{ me { id } webhookEndpoints { items { id } } }', 'private, no-cache'],
       ['query { ...F } fragment F on Query { runs { pagination { totalCount } } }', 'no-store'],
       ['{ __typename }', 'private, no-cache'],
     ];

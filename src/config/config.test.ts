@@ -20,6 +20,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_EVENT_LOOP_RESOLUTION_MS: '5' })).toThrow(/METRICS_EVENT_LOOP_RESOLUTION_MS/);
   });
 
+  it('reads the webhook settings: a retry schedule of 1 to 30 positive delays, about a day by default', () => {
+    const { webhook } = loadConfig({});
+    expect(webhook).toMatchObject({ workers: 2, maxEndpointsPerAccount: 10, allowHttp: false, allowPrivateNetworks: false, timeoutMs: 10_000, disableAfterS: 3 * 86_400, secretOverlapS: 86_400 });
+    const total = webhook.retrySchedule.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(20 * 3600);
+    expect(total).toBeLessThan(26 * 3600);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE_S: '1, 2,3' }).webhook.retrySchedule).toEqual([1, 2, 3]);
+    for (const bad of ['', '0', '1,,2', '-5', '1.5', 'soon', Array.from({ length: 31 }, () => '1').join(',')]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_S: bad })).toThrow(/WEBHOOK_RETRY_SCHEDULE_S/);
+    }
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'sure' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+    expect(() => loadConfig({ WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: '0' })).toThrow(/WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT/);
+  });
+
   it('treats empty optional values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).database.url).toBeUndefined();
   });

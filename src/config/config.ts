@@ -181,6 +181,27 @@ const envSchema = z.object({
   RENDER_HEARTBEAT_INTERVAL_S: int(5, 1, 60),
   RENDER_HEARTBEAT_TIMEOUT_S: int(30, 3, 3600),
 
+  // Webhooks (issue 26): endpoints per account, URL safety, delivery.
+  WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: int(10, 1, 1000),
+  WEBHOOK_WORKERS: int(2, 0, 32),
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
+  WEBHOOK_RETRY_SCHEDULE_S: z
+    .string()
+    .default('5,30,120,600,1800,3600,7200,14400,28800,28800')
+    .transform((v, ctx) => {
+      const steps = v.split(',').map((p) => p.trim());
+      if (steps.length < 1 || steps.length > 30 || steps.some((p) => !/^\d{1,6}$/.test(p) || Number(p) < 1)) {
+        ctx.addIssue({ code: 'custom', message: 'must be 1 to 30 comma-separated delays in seconds (each 1 to 999999)' });
+        return z.NEVER;
+      }
+      return steps.map(Number);
+    }),
+  WEBHOOK_DISABLE_AFTER_S: int(3 * 24 * 3600, 1, 365 * 24 * 3600),
+  WEBHOOK_SECRET_OVERLAP_S: int(24 * 3600, 0, 30 * 24 * 3600),
+  WEBHOOK_DISPATCH_INTERVAL_MS: int(1000, 50, 60_000),
+
   // Request limits (issue 12): per-credential rate budgets, GraphQL operation cost, websocket caps.
   RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
   RESEARCH_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000_000),
@@ -377,6 +398,26 @@ export interface Config {
   federation: { routerSecret?: string };
   providers: ProvidersConfig;
   research: { ttlSeconds: Record<ResearchKind, number> };
+  webhook: {
+    /** Deliveries this process sends at once (API and worker processes alike); 0: none here. */
+    workers: number;
+    /** Endpoints one account may register (WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT). */
+    maxEndpointsPerAccount: number;
+    /** http:// endpoint URLs accepted (else https only). */
+    allowHttp: boolean;
+    /** Endpoints may resolve to loopback, private, link-local or metadata addresses (tests, private deployments). */
+    allowPrivateNetworks: boolean;
+    /** One delivery attempt's limit, connection to the end of the answer. */
+    timeoutMs: number;
+    /** Delay before each retry after a failed attempt (seconds); past the last, the delivery has failed. */
+    retrySchedule: number[];
+    /** An endpoint whose deliveries failed without a success for this long is disabled. */
+    disableAfterS: number;
+    /** How long a rotated-out secret still signs deliveries beside the new one. */
+    secretOverlapS: number;
+    /** How often each worker hands new deliveries to the job queue. */
+    dispatchIntervalMs: number;
+  };
   render: {
     /** Render jobs this process works on at once; 0 in the API process means no in-process worker. */
     workers: number;
@@ -566,6 +607,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retentionHours: e.RENDER_RETENTION_HOURS,
       heartbeatIntervalS: e.RENDER_HEARTBEAT_INTERVAL_S,
       heartbeatTimeoutS: e.RENDER_HEARTBEAT_TIMEOUT_S,
+    },
+
+    webhook: {
+      workers: e.WEBHOOK_WORKERS,
+      maxEndpointsPerAccount: e.WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT,
+      allowHttp: e.WEBHOOK_ALLOW_HTTP,
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retrySchedule: e.WEBHOOK_RETRY_SCHEDULE_S,
+      disableAfterS: e.WEBHOOK_DISABLE_AFTER_S,
+      secretOverlapS: e.WEBHOOK_SECRET_OVERLAP_S,
+      dispatchIntervalMs: e.WEBHOOK_DISPATCH_INTERVAL_MS,
     },
 
     requestLimits: {

@@ -52,6 +52,10 @@ export const QUERY_CACHE: Readonly<Record<string, CachePolicy>> = {
   agentTemplates: REVALIDATE,
   sessions: REVALIDATE,
   sessionChats: REVALIDATE,
+  // Webhook endpoints (never their secrets) and their delivery logs: the caller's own, changed by its writes and by the delivery workers.
+  webhookEndpoints: REVALIDATE,
+  webhookEndpoint: REVALIDATE,
+  webhookDeliveries: REVALIDATE,
   // Credentials, and runs with their signed video links.
   apiKeys: NO_STORE,
   runs: NO_STORE,

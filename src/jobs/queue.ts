@@ -74,6 +74,19 @@ export class RenderQueue {
     return boss;
   }
 
+  /**
+   * Creates (or updates) another queue on this process's pg-boss (the webhook deliveries), under
+   * the same setup lock as the render queue's; answers the started pg-boss.
+   */
+  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<PgBoss> {
+    const boss = await this.start();
+    await withSessionLock(this.url, QUEUE_SETUP_LOCK, async () => {
+      await boss.createQueue(name, { name, ...options });
+      await boss.updateQueue(name, { name, ...options });
+    });
+    return boss;
+  }
+
   private jobPolicy() {
     return {
       retryLimit: this.config.retryLimit,

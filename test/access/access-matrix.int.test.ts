@@ -37,7 +37,7 @@ describe('access matrix', () => {
     schema = await buildPlainSchema({ resolvers });
     idp = await startJwtIssuer();
     // Generous limits: the matrix checks who may act, not how often (the limits have their own tests).
-    t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000', RENDER_MAX_ACTIVE_PER_ACCOUNT: '1000' } });
+    t = await createTestApp({ env: { ...idp.env, SIGNUP_LIMIT_PER_IP_PER_HOUR: '10000', RENDER_MAX_ACTIVE_PER_ACCOUNT: '1000', WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: '1000' } });
     world = await buildWorld(t);
     const email = world.alice.account.email!;
     const revoked = await createAccount(t.orm);

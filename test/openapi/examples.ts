@@ -23,6 +23,9 @@ export interface RouteExample {
   prepare?: (http: () => supertest.Agent) => Promise<Partial<RouteExample>>;
 }
 
+/** A public address as an IP literal: registration needs no DNS lookup, and no test sends to it. */
+const WEBHOOK_URL = 'https://93.184.215.14/hooks/documented';
+
 /** Path parameter values by parameter name, for routes without their own entry. */
 export const PARAMS: Record<string, string> = {
   sessionId: DEMO.sessionNora,
@@ -76,4 +79,26 @@ export const ROUTES: Record<string, RouteExample> = {
       return { params: { runId: res.body.runId } };
     },
   },
+
+  // Webhooks: a public address as an IP literal (no DNS in tests); the endpoint each route names is Nora's own.
+  'POST /api/webhooks': { body: { url: WEBHOOK_URL, events: ['render_run.completed'] } },
+  'GET /api/webhooks/{id}': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'PATCH /api/webhooks/{id}': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'DELETE /api/webhooks/{id}': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'POST /api/webhooks/{id}/rotate-secret': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'POST /api/webhooks/{id}/ping': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'GET /api/webhooks/{id}/deliveries': { prepare: async (http) => ({ params: { id: await webhookOf(http) } }) },
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    prepare: async (http) => {
+      const id = await webhookOf(http);
+      const ping = await http().post(`/api/webhooks/${id}/ping`).set(as.nora);
+      return { params: { id, deliveryId: ping.body.delivery.id } };
+    },
+  },
 };
+
+/** A fresh webhook endpoint of Nora's (each route its own: one deletes it). */
+async function webhookOf(http: () => supertest.Agent): Promise<string> {
+  const res = await http().post('/api/webhooks').set(as.nora).send({ url: WEBHOOK_URL, events: ['render_run.completed'] });
+  return res.body.webhook.id as string;
+}

@@ -37,6 +37,7 @@ const FIXED: FixedLists = {
   // attributes capped at write
   'AgentTemplate.tags': 'capped at write (TAGS_MAX)',
   'AgentTemplate.sharedEmails': 'capped at write (SHARED_EMAILS_MAX)',
+  'WebhookEndpoint.events': 'capped at write: each of the five render_run event types at most once',
   // capped at write, and carried whole by a REST shape (a page would change the REST answer)
   'Song.credits': 'capped at write (LIST_BOUNDS.creditsPerSong); the REST CatalogSong shape carries it whole as artists',
   'Song.artists': 'capped at write (LIST_BOUNDS.creditsPerSong), the same credits as Song.credits',
@@ -97,7 +98,7 @@ describe('the lists of the graph (issue 27)', () => {
 
   it('names every page type with the one shape: items, pagination and pageInfo', () => {
     const pages = Object.values(schema.getTypeMap()).filter((t) => t.name.endsWith('Page'));
-    expect(pages.map((t) => t.name).sort()).toEqual(['AccountCatalogPage', 'AgentTemplatePage', 'ApiKeyPage', 'ArtistPage', 'CatalogAccountPage', 'CatalogPage', 'OrganizationPage', 'RenderRunPage', 'SessionPage', 'SocialProfilePage', 'SongPage']);
+    expect(pages.map((t) => t.name).sort()).toEqual(['AccountCatalogPage', 'AgentTemplatePage', 'ApiKeyPage', 'ArtistPage', 'CatalogAccountPage', 'CatalogPage', 'OrganizationPage', 'RenderRunPage', 'SessionPage', 'SocialProfilePage', 'SongPage', 'WebhookDeliveryPage', 'WebhookEndpointPage']);
   });
 
   describe('fails', () => {

@@ -3,6 +3,9 @@ import type { RestRoute } from './route';
 
 /** Keys are personal (rule 4): the account always comes from the credentials. */
 const personal = { account_id: 'must not be sent: API keys are personal, the account comes from your credentials' };
+/** Webhook endpoints are personal too: the account is the caller's. */
+const personalWebhooks = { account_id: 'must not be sent: webhook endpoints are personal, the account comes from your credentials' };
+const WEBHOOK_ANSWER = 'Answer of GET, PATCH and DELETE /api/webhooks/{id}';
 /** Upstream failures these routes pass on when no stored answer serves them (documented in the OpenAPI document). */
 const PROVIDER_ERRORS: RestRoute['errors'] = ['PROVIDER_ERROR', 'PROVIDER_TIMEOUT'];
 /** The one answer of both membership routes: the organization, its members and pending invitations. */
@@ -64,6 +67,66 @@ export const restRoutes: RestRoute[] = [
     answer: { spread: true, name: 'CreateApiKeyResult' },
   },
   { operation: 'Mutation.revokeApiKey', method: 'DELETE', path: '/keys/:id', tags: ['keys'], refusedFields: personal, select: '...ApiKey', answer: { key: 'key', name: 'RevokeApiKeyResult' } },
+
+  // webhooks (personal, as keys are: always the caller's own endpoints)
+  {
+    operation: 'Query.webhookEndpoints',
+    method: 'GET',
+    path: '/webhooks',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    select: 'items { ...WebhookEndpoint } pagination { ...Pagination }',
+    answer: { key: 'webhooks', page: true, name: 'WebhooksResult' },
+  },
+  {
+    operation: 'Mutation.createWebhookEndpoint',
+    method: 'POST',
+    path: '/webhooks',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    errors: ['CONFLICT'],
+    select: 'webhook: endpoint { ...WebhookEndpoint } secret',
+    answer: { spread: true, name: 'WebhookWithSecretResult', description: 'Answer of POST /api/webhooks and POST /api/webhooks/{id}/rotate-secret: the secret is shown this once' },
+  },
+  { operation: 'Query.webhookEndpoint', method: 'GET', path: '/webhooks/:id', tags: ['webhooks'], refusedFields: personalWebhooks, select: '...WebhookEndpoint', answer: { key: 'webhook', name: 'WebhookResult', description: WEBHOOK_ANSWER } },
+  { operation: 'Mutation.updateWebhookEndpoint', method: 'PATCH', path: '/webhooks/:id', tags: ['webhooks'], refusedFields: personalWebhooks, select: '...WebhookEndpoint', answer: { key: 'webhook', name: 'WebhookResult', description: WEBHOOK_ANSWER } },
+  { operation: 'Mutation.deleteWebhookEndpoint', method: 'DELETE', path: '/webhooks/:id', tags: ['webhooks'], refusedFields: personalWebhooks, select: '...WebhookEndpoint', answer: { key: 'webhook', name: 'WebhookResult', description: WEBHOOK_ANSWER } },
+  {
+    operation: 'Mutation.rotateWebhookSecret',
+    method: 'POST',
+    path: '/webhooks/:id/rotate-secret',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    select: 'webhook: endpoint { ...WebhookEndpoint } secret',
+    answer: { spread: true, name: 'WebhookWithSecretResult', description: 'Answer of POST /api/webhooks and POST /api/webhooks/{id}/rotate-secret: the secret is shown this once' },
+  },
+  {
+    operation: 'Mutation.pingWebhookEndpoint',
+    method: 'POST',
+    path: '/webhooks/:id/ping',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    select: '...WebhookDelivery',
+    answer: { key: 'delivery', name: 'WebhookDeliveryResult', description: 'Answer of POST /api/webhooks/{id}/ping and POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver' },
+  },
+  {
+    operation: 'Query.webhookDeliveries',
+    method: 'GET',
+    path: '/webhooks/:id/deliveries',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    select: 'items { ...WebhookDelivery } pagination { ...Pagination }',
+    answer: { key: 'deliveries', page: true, name: 'WebhookDeliveriesResult' },
+  },
+  {
+    operation: 'Mutation.redeliverWebhook',
+    method: 'POST',
+    path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    tags: ['webhooks'],
+    refusedFields: personalWebhooks,
+    select: '...WebhookDelivery',
+    answer: { key: 'delivery', name: 'WebhookDeliveryResult', description: 'Answer of POST /api/webhooks/{id}/ping and POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver' },
+  },
 
   // artist
   {

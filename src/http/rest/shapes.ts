@@ -70,6 +70,12 @@ export const REST_SHAPES: Record<string, string> = {
     'fragment RenderRun on RenderRun { id status taskIdentifier payload progress createdAt updatedAt startedAt finishedAt attempts output { ...RenderOutput } outputExpiredAt error }',
   RenderOutput: 'fragment RenderOutput on RenderOutput { url expiresAt retainedUntil mimeType bytes width height fps durationInFrames codec }',
 
+  // webhook
+  WebhookEndpoint:
+    'fragment WebhookEndpoint on WebhookEndpoint { id url description events enabled disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince previous_secret_expires_at: previousSecretExpiresAt created_at: createdAt updated_at: updatedAt }',
+  WebhookDelivery:
+    'fragment WebhookDelivery on WebhookDelivery { id event_id: eventId event_type: eventType run_id: runId status attempts next_attempt_at: nextAttemptAt last_attempt_at: lastAttemptAt last_duration_ms: lastDurationMs last_response_code: lastResponseCode last_response_excerpt: lastResponseExcerpt last_error: lastError created_at: createdAt finished_at: finishedAt }',
+
   // artist
   SocialProfile: 'fragment SocialProfile on SocialProfile { id social_id: socialId username profile_url: profileUrl avatar bio follower_count: followerCount following_count: followingCount region updated_at: updatedAt }',
   RosterArtist: 'fragment RosterArtist on Artist { id name image created_at: createdAt }',

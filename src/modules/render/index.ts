@@ -27,3 +27,7 @@ export function renderFiles(orm: Orm) {
     outputExpiredAt: (runId: string) => new RenderRepository(orm.em.fork() as EntityManager).outputExpiredAt(runId),
   };
 }
+
+export { presentRun, runViewOfSnapshot } from './render.service';
+export type { RenderSettings } from './render.service';
+export type { RenderRunType } from './render.types';

@@ -29,6 +29,81 @@ export const RENDER_TASK = 'render-video';
 /** The render settings the service applies: admission limits and how long videos are kept. */
 export type RenderSettings = Pick<Config['render'], 'maxActivePerAccount' | 'dailyPixelFrames' | 'retentionHours'>;
 
+/**
+ * A run as the API shows it (GET /api/tasks/runs, the runs page, subscriptions, webhook payloads):
+ * a completed run's output with a fresh signed link, unless the video has expired.
+ */
+export async function presentRun(
+  run: RunView,
+  runtime: Pick<RenderRuntime, 'storage' | 'signer'>,
+  settings: Pick<RenderSettings, 'retentionHours'>,
+): Promise<RenderRunType> {
+  // An expired video has no link: the file is gone (the sweep also clears `output`).
+  const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
+  const { retentionHours } = settings;
+  const { storage, signer } = runtime;
+  // Object storage serves the file itself (presigned GET); the local directory is served by /media/renders.
+  const link = output ? (storage.presign ? await storage.presign(output.key) : signer.sign(output.key)) : null;
+  return {
+    id: run.id,
+    status: run.status,
+    taskIdentifier: run.taskIdentifier,
+    // Stored as jsonb (keys re-ordered): answer in the request's own order.
+    payload: {
+      compositionId: run.payload.compositionId,
+      inputProps: run.payload.inputProps,
+      width: run.payload.width,
+      height: run.payload.height,
+      fps: run.payload.fps,
+      durationInFrames: run.payload.durationInFrames,
+      codec: run.payload.codec,
+    },
+    progress: run.progress,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    attempts: run.attempts,
+    error: run.error,
+    outputExpiredAt: run.outputExpiredAt,
+    output: output
+      ? {
+          ...link!,
+          retainedUntil: retentionHours && run.finishedAt ? new Date(run.finishedAt.getTime() + retentionHours * 3600 * 1000) : null,
+          mimeType: output.mimeType,
+          bytes: output.bytes,
+          width: output.width,
+          height: output.height,
+          fps: output.fps,
+          durationInFrames: output.durationInFrames,
+          codec: output.codec,
+        }
+      : null,
+  };
+}
+
+/** A render_runs row as `to_jsonb` writes it (the webhook event trigger's snapshot), as a RunView. */
+export function runViewOfSnapshot(row: Record<string, unknown>): RunView {
+  const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    status: row.status as RunStatus,
+    taskIdentifier: row.task_identifier as string,
+    payload: row.payload as RenderPayload,
+    progress: row.progress as number,
+    attempts: row.attempts as number,
+    version: row.version as number,
+    output: (row.output ?? null) as RunView['output'],
+    error: (row.error ?? null) as string | null,
+    createdAt: date(row.created_at)!,
+    updatedAt: date(row.updated_at)!,
+    startedAt: date(row.started_at),
+    finishedAt: date(row.finished_at),
+    outputExpiredAt: date(row.output_expired_at),
+  };
+}
+
 /** Render runs: admission under the account's limits, reading within reach, cancelling, watching. */
 export class RenderService {
   constructor(
@@ -171,49 +246,8 @@ export class RenderService {
     return run;
   }
 
-  private async toType(run: RunView): Promise<RenderRunType> {
-    // An expired video has no link: the file is gone (the sweep also clears `output`).
-    const output = run.status === RunStatus.COMPLETED && run.output && !run.outputExpiredAt ? run.output : null;
-    const { retentionHours } = this.settings;
-    const { storage, signer } = this.runtime;
-    // Object storage serves the file itself (presigned GET); the local directory is served by /media/renders.
-    const link = output ? (storage.presign ? await storage.presign(output.key) : signer.sign(output.key)) : null;
-    return {
-      id: run.id,
-      status: run.status,
-      taskIdentifier: run.taskIdentifier,
-      // Stored as jsonb (keys re-ordered): answer in the request's own order.
-      payload: {
-        compositionId: run.payload.compositionId,
-        inputProps: run.payload.inputProps,
-        width: run.payload.width,
-        height: run.payload.height,
-        fps: run.payload.fps,
-        durationInFrames: run.payload.durationInFrames,
-        codec: run.payload.codec,
-      },
-      progress: run.progress,
-      createdAt: run.createdAt,
-      updatedAt: run.updatedAt,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      attempts: run.attempts,
-      error: run.error,
-      outputExpiredAt: run.outputExpiredAt,
-      output: output
-        ? {
-            ...link!,
-            retainedUntil: retentionHours && run.finishedAt ? new Date(run.finishedAt.getTime() + retentionHours * 3600 * 1000) : null,
-            mimeType: output.mimeType,
-            bytes: output.bytes,
-            width: output.width,
-            height: output.height,
-            fps: output.fps,
-            durationInFrames: output.durationInFrames,
-            codec: output.codec,
-          }
-        : null,
-    };
+  private toType(run: RunView): Promise<RenderRunType> {
+    return presentRun(run, this.runtime, this.settings);
   }
 }
 

@@ -1,0 +1,195 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from '../../db/sql';
+import { WEBHOOK_DELIVERIES_LISTED } from './webhook.inputs';
+
+/** A webhook_endpoints row (timestamps parsed). */
+export interface EndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A webhook_deliveries row joined with its event. */
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  account_id: string;
+  run_id: string | null;
+  seq: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  enqueued_at: Date | null;
+  last_attempt_at: Date | null;
+  last_duration_ms: number | null;
+  last_response_code: number | null;
+  last_response_excerpt: string | null;
+  last_error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+const DELIVERY = `d.*, e."type" as event_type, e."data" as event_data, e."created_at" as event_created_at
+  from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`;
+/** The same without the event's data (the log lists deliveries, not what they carried). */
+const DELIVERY_LISTED = `d.*, e."type" as event_type, null::jsonb as event_data, e."created_at" as event_created_at
+  from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`;
+
+const dates = <T>(row: T, ...keys: (keyof T)[]): T => {
+  for (const key of keys) {
+    const value = row[key] as unknown;
+    if (value !== null && value !== undefined && !(value instanceof Date)) (row as Record<keyof T, unknown>)[key] = new Date(value as string);
+  }
+  return row;
+};
+const endpoint = (row: EndpointRow) => dates(row, 'previous_secret_expires_at', 'failing_since', 'disabled_at', 'created_at', 'updated_at');
+const delivery = (row: DeliveryRow) => dates(row, 'next_attempt_at', 'enqueued_at', 'last_attempt_at', 'created_at', 'finished_at', 'event_created_at');
+
+/** The webhook tables' statements, on the request's (or the worker's) entity manager, inside its transaction if any. */
+export class WebhookRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  transaction<T>(work: (repo: WebhookRepository) => Promise<T>): Promise<T> {
+    return this.em.transactional((em) => work(new WebhookRepository(em as EntityManager)));
+  }
+
+  get entityManager(): EntityManager {
+    return this.em;
+  }
+
+  async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
+  }
+
+  /** Serialises endpoint creation per account (the cap is counted under it). */
+  async lockAccount(accountId: string): Promise<void> {
+    await this.rows(`select pg_advisory_xact_lock(hashtextextended('webhook-endpoints:' || ?, 0))`, [accountId]);
+  }
+
+  async countEndpoints(accountId: string): Promise<number> {
+    const [row] = await this.rows<{ n: number }>('select count(*)::int as n from "webhook_endpoints" where "account_id" = ?', [accountId]);
+    return row.n;
+  }
+
+  async endpointsOf(accountId: string): Promise<EndpointRow[]> {
+    return (await this.rows<EndpointRow>('select * from "webhook_endpoints" where "account_id" = ? order by "created_at" desc, "id" limit 1000', [accountId])).map(endpoint);
+  }
+
+  async ownedEndpoint(accountId: string, id: string, forUpdate = false): Promise<EndpointRow | null> {
+    const [row] = await this.rows<EndpointRow>(`select * from "webhook_endpoints" where "id" = ? and "account_id" = ?${forUpdate ? ' for update' : ''}`, [id, accountId]);
+    return row ? endpoint(row) : null;
+  }
+
+  async endpointById(id: string): Promise<EndpointRow | null> {
+    const [row] = await this.rows<EndpointRow>('select * from "webhook_endpoints" where "id" = ?', [id]);
+    return row ? endpoint(row) : null;
+  }
+
+  async insertEndpoint(accountId: string, fields: { url: string; description: string; events: string[]; enabled: boolean; secret: string }): Promise<EndpointRow> {
+    const [row] = await this.rows<EndpointRow>(
+      'insert into "webhook_endpoints" ("account_id", "url", "description", "events", "enabled", "secret") values (?, ?, ?, ?::text[], ?, ?) returning *',
+      [accountId, fields.url, fields.description, pgArray(fields.events), fields.enabled, fields.secret],
+    );
+    return endpoint(row);
+  }
+
+  async updateEndpoint(id: string, fields: { url?: string; description?: string; events?: string[]; enabled?: boolean }): Promise<EndpointRow> {
+    const sets: string[] = ['"updated_at" = now()'];
+    const params: unknown[] = [];
+    if (fields.url !== undefined) {
+      sets.push('"url" = ?');
+      params.push(fields.url);
+    }
+    if (fields.description !== undefined) {
+      sets.push('"description" = ?');
+      params.push(fields.description);
+    }
+    if (fields.events !== undefined) {
+      sets.push('"events" = ?::text[]');
+      params.push(pgArray(fields.events));
+    }
+    if (fields.enabled === true) sets.push('"enabled" = true', '"disabled_reason" = null', '"disabled_at" = null', '"failing_since" = null');
+    if (fields.enabled === false) sets.push('"enabled" = false', '"disabled_at" = coalesce("disabled_at", now())');
+    const [row] = await this.rows<EndpointRow>(`update "webhook_endpoints" set ${sets.join(', ')} where "id" = ? returning *`, [...params, id]);
+    return endpoint(row);
+  }
+
+  /** Deletes the endpoint, its deliveries (cascade) and the events no other endpoint's delivery still names. */
+  async deleteEndpoint(id: string): Promise<void> {
+    const events = await this.rows<{ event_id: string }>('select distinct "event_id" from "webhook_deliveries" where "endpoint_id" = ?', [id]);
+    await this.rows('delete from "webhook_endpoints" where "id" = ?', [id]);
+    await this.dropOrphanEvents(events.map((row) => row.event_id));
+  }
+
+  /** Of these events, deletes those no delivery names any more (the log is bounded, and so are the events). */
+  async dropOrphanEvents(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.rows(
+      `delete from "webhook_events" e where e."id" = any(?::text[]) and not exists (select 1 from "webhook_deliveries" d where d."event_id" = e."id")`,
+      [pgArray([...new Set(eventIds)])],
+    );
+  }
+
+  async rotateSecret(id: string, secret: string, overlapS: number): Promise<EndpointRow> {
+    const [row] = await this.rows<EndpointRow>(
+      `update "webhook_endpoints" set "previous_secret" = "secret", "previous_secret_expires_at" = now() + ? * interval '1 second', "secret" = ?, "updated_at" = now()
+        where "id" = ? returning *`,
+      [overlapS, secret, id],
+    );
+    return endpoint(row);
+  }
+
+  /** An endpoint's newest WEBHOOK_DELIVERIES_LISTED deliveries, newest first. */
+  async deliveriesOf(endpointId: string): Promise<DeliveryRow[]> {
+    const rows = await this.rows<DeliveryRow>(`select ${DELIVERY_LISTED} where d."endpoint_id" = ? order by d."created_at" desc, d."id" limit ${WEBHOOK_DELIVERIES_LISTED}`, [endpointId]);
+    return rows.map(delivery);
+  }
+
+  /** A run's request (render_runs.payload: immutable, so events do not copy it); null once the run is gone. */
+  async runPayload(runId: string): Promise<Record<string, unknown> | null> {
+    const [row] = await this.rows<{ payload: Record<string, unknown> }>('select "payload" from "render_runs" where "id" = ?', [runId]);
+    return row?.payload ?? null;
+  }
+
+  async delivery(id: string): Promise<DeliveryRow | null> {
+    const [row] = await this.rows<DeliveryRow>(`select ${DELIVERY} where d."id" = ?`, [id]);
+    return row ? delivery(row) : null;
+  }
+
+  /** A ping event and its one delivery, to this endpoint only. */
+  async insertPing(accountId: string, endpointId: string, data: Record<string, unknown>): Promise<string> {
+    const [event] = await this.rows<{ id: string; seq: string }>(
+      `insert into "webhook_events" ("id", "account_id", "type", "data") values ('msg_' || replace(gen_random_uuid()::text, '-', ''), ?, 'ping', ?::jsonb) returning "id", "seq"`,
+      [accountId, JSON.stringify(data)],
+    );
+    return this.insertDelivery(event.id, endpointId, accountId, null, event.seq);
+  }
+
+  /** A new delivery of an event already sent (the same event id: receivers can tell it is a repeat). */
+  async redeliver(from: DeliveryRow): Promise<string> {
+    return this.insertDelivery(from.event_id, from.endpoint_id, from.account_id, from.run_id, from.seq);
+  }
+
+  private async insertDelivery(eventId: string, endpointId: string, accountId: string, runId: string | null, seq: string): Promise<string> {
+    const [row] = await this.rows<{ id: string }>(
+      'insert into "webhook_deliveries" ("event_id", "endpoint_id", "account_id", "run_id", "seq") values (?, ?, ?, ?, ?) returning "id"',
+      [eventId, endpointId, accountId, runId, seq],
+    );
+    return row.id;
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { requireViewer } from '../../auth/access';
+import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import { describe, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
+import type { PageOf } from '../../graphql/common.types';
+import type { Context } from '../../graphql/context';
+import { createWebhookInput, redeliverInput, updateWebhookInput, webhookDeliveriesInput, webhookIdInput } from './webhook.inputs';
+import { WebhookRepository } from './webhook.repository';
+import { WebhookService } from './webhook.service';
+import {
+  CreateWebhookEndpointInputType,
+  RedeliverWebhookInputType,
+  UpdateWebhookEndpointInputType,
+  WebhookDeliveriesInputType,
+  WebhookDeliveryPage,
+  WebhookDeliveryType,
+  WebhookEndpointIdInputType,
+  WebhookEndpointPage,
+  WebhookEndpointType,
+  WebhookEndpointWithSecret,
+} from './webhook.types';
+
+const endpointsPageInput = z.object({
+  page: pageArg().describe('Page number, from 1'),
+  limit: limitArg(100, 100).describe('Endpoints per page, 1 to 100 (default 100: all of them)'),
+});
+
+export const webhooks = (ctx: Context): WebhookService => new WebhookService(new WebhookRepository(ctx.em), ctx.deps.config.webhook);
+
+@Resolver()
+export class WebhookResolver {
+  @Authorized()
+  @Query(() => WebhookEndpointPage, { nullable: true, description: 'The caller\'s webhook endpoints, newest first (at most WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT), without their secrets' })
+  webhookEndpoints(
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: describe(endpointsPageInput, 'limit') }) limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(endpointsPageInput, 'page') }) page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(100, 100) }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+  ): Promise<PageOf<WebhookEndpointType>> {
+    const parsed = validate(endpointsPageInput, withoutNulls({ limit, page }));
+    return webhooks(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, 100));
+  }
+
+  @Authorized()
+  @Query(() => WebhookEndpointType, { nullable: true, description: 'One of the caller\'s webhook endpoints, without its secret' })
+  webhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointType> {
+    return webhooks(ctx).get(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Query(() => WebhookDeliveryPage, { nullable: true, description: 'The delivery log of one of the caller\'s endpoints, newest first: each event sent, its status and its latest attempt (duration, response code, the first bytes of the answer)' })
+  webhookDeliveries(@Ctx() ctx: Context, @Arg('input', () => WebhookDeliveriesInputType) input: WebhookDeliveriesInputType): Promise<PageOf<WebhookDeliveryType>> {
+    const { first, after, ...offsetInput } = input;
+    const parsed = validate(webhookDeliveriesInput, withoutNulls({ ...offsetInput }));
+    return webhooks(ctx).deliveries(requireViewer(ctx.viewer), parsed, pageRequest(parsed, { limit: input.limit, page: input.page, first, after }));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookEndpointWithSecret, {
+    description:
+      'Registers a webhook endpoint for the caller\'s render runs; answers its signing secret (whsec_…) this once. The URL must be https and resolve to public addresses only. At most WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT (10) per account (CONFLICT past it)',
+  })
+  createWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => CreateWebhookEndpointInputType) input: CreateWebhookEndpointInputType): Promise<WebhookEndpointWithSecret> {
+    return webhooks(ctx).create(requireViewer(ctx.viewer), validate(createWebhookInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookEndpointType, { description: 'Changes one of the caller\'s endpoints: url, events, description, enabled (enabling clears the reason it was disabled)' })
+  updateWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => UpdateWebhookEndpointInputType) input: UpdateWebhookEndpointInputType): Promise<WebhookEndpointType> {
+    return webhooks(ctx).update(requireViewer(ctx.viewer), validate(updateWebhookInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookEndpointType, { description: 'Deletes one of the caller\'s endpoints with its delivery log; answers it as it was' })
+  deleteWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointType> {
+    return webhooks(ctx).delete(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookEndpointWithSecret, { description: 'Gives an endpoint a new signing secret, answered this once; the old one still signs each delivery beside it for 24 hours (WEBHOOK_SECRET_OVERLAP_S)' })
+  rotateWebhookSecret(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointWithSecret> {
+    return webhooks(ctx).rotateSecret(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends a ping event to one of the caller\'s endpoints, to test it; answers the delivery (pending), to follow in the delivery log' })
+  pingWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookDeliveryType> {
+    return webhooks(ctx).ping(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  }
+
+  @Authorized()
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends one of an endpoint\'s events again (the same event id in webhook-id), as a new delivery; answers it' })
+  redeliverWebhook(@Ctx() ctx: Context, @Arg('input', () => RedeliverWebhookInputType) input: RedeliverWebhookInputType): Promise<WebhookDeliveryType> {
+    return webhooks(ctx).redeliver(requireViewer(ctx.viewer), validate(redeliverInput, withoutNulls({ ...input })));
+  }
+}
