@@ -14,6 +14,7 @@ import { Migration20261123150000_Settings } from './Migration20261123150000_Sett
 import { Migration20261124100000_ViewerChanges } from './Migration20261124100000_ViewerChanges';
 import { Migration20261126100000_MembershipLifecycle } from './Migration20261126100000_MembershipLifecycle';
 import { Migration20261126120000_PersistedQueries } from './Migration20261126120000_PersistedQueries';
+import { Migration20261126150000_Ledger } from './Migration20261126150000_Ledger';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124100000_ViewerChanges', class: Migration20261124100000_ViewerChanges },
   { name: 'Migration20261126100000_MembershipLifecycle', class: Migration20261126100000_MembershipLifecycle },
   { name: 'Migration20261126120000_PersistedQueries', class: Migration20261126120000_PersistedQueries },
+  { name: 'Migration20261126150000_Ledger', class: Migration20261126150000_Ledger },
 ];

@@ -36,6 +36,7 @@ import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
 import { answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
+import { graphqlIdempotency } from './http/idempotency';
 
 export interface App {
   express: express.Express;
@@ -136,6 +137,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     express.json({ limit: deps.config.http.bodyLimit }),
     // Accept: text/event-stream: GraphQL over SSE (graphql-sse); anything else goes on to Apollo.
     sse.middleware,
+    // Idempotency-Key on a mutation: a repeat answers the first answer again (src/http/idempotency.ts).
+    graphqlIdempotency(deps),
     // From here on the request's statements are cancelled if its client goes away before the answer.
     cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
@@ -187,6 +190,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
       deps.rateLimiter.close();
+      deps.idempotency.close();
       await deps.authenticator.close();
     },
   };

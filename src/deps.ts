@@ -9,6 +9,7 @@ import { createMailer, Mailer } from './auth/mailer';
 import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
 import { RateLimiter } from './auth/rate-limit';
+import { IdempotencyStore } from './http/idempotency';
 import type { Prefetches } from './graphql/prefetch';
 import { createLoaders, Loaders, prefetches } from './modules';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   render: RenderRuntime;
   /** Per-minute request budgets in PostgreSQL (shared by every instance); closed by App.stop(). */
   rateLimiter: RateLimiter;
+  /** Idempotency-Key on POST: keys and their answers, shared by every instance (src/http/idempotency.ts). */
+  idempotency: IdempotencyStore;
   /** Every module's DataLoaders, made fresh per request context. */
   createLoaders(em: EntityManager): Loaders;
   /** Relations the modules read ahead inside a parent list's statement (graphql/prefetch.ts). */
@@ -46,6 +49,7 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, sessionUrl, logger),
     rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
+    idempotency: new IdempotencyStore(orm, config.idempotency, logger),
     createLoaders,
     prefetches,
   };
