@@ -191,6 +191,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await deps.render.close();
       deps.rateLimiter.close();
       deps.idempotency.close();
+      await deps.usage.close();
       await deps.authenticator.close();
     },
   };

@@ -10,6 +10,7 @@ import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
 import { createProviders, Providers } from './providers';
 import { RateLimiter } from './auth/rate-limit';
 import { IdempotencyStore } from './http/idempotency';
+import { UsageRecorder } from './auth/usage';
 import type { Prefetches } from './graphql/prefetch';
 import { createLoaders, Loaders, prefetches } from './modules';
 
@@ -25,6 +26,8 @@ export interface AppDeps {
   render: RenderRuntime;
   /** Per-minute request budgets in PostgreSQL (shared by every instance); closed by App.stop(). */
   rateLimiter: RateLimiter;
+  /** Usage per account, gathered in memory and flushed to PostgreSQL every few seconds (src/auth/usage.ts). */
+  usage: UsageRecorder;
   /** Idempotency-Key on POST: keys and their answers, shared by every instance (src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   /** Every module's DataLoaders, made fresh per request context. */
@@ -36,6 +39,7 @@ export interface AppDeps {
 export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
   // LISTEN/NOTIFY and pg-boss need session connections: they bypass a transaction pooler that DATABASE_URL may name.
   const sessionUrl = config.database.listenUrl ?? (orm.config.get('clientUrl') as string);
+  const usage = new UsageRecorder(orm, config.usage, logger);
   return {
     config,
     orm,
@@ -48,7 +52,8 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),
     render: createRenderRuntime(config, sessionUrl, logger),
-    rateLimiter: new RateLimiter(orm, config.requestLimits, logger),
+    rateLimiter: new RateLimiter(orm, config.requestLimits, logger, usage),
+    usage,
     idempotency: new IdempotencyStore(orm, config.idempotency, logger),
     createLoaders,
     prefetches,

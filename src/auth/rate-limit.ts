@@ -5,6 +5,7 @@ import type { Orm } from '../db/orm';
 import { hotQuery } from '../db/sql';
 import { AppError } from '../common/errors';
 import type { Viewer } from './viewer';
+import type { UsageRecorder } from './usage';
 
 /** `api`: every request; `research`: routes and fields that spend provider quota. */
 export type Budget = 'api' | 'research';
@@ -85,13 +86,37 @@ export class RateLimiter {
     private readonly orm: Orm,
     private readonly limits: Config['requestLimits'],
     private readonly logger: Logger,
+    /** Where the points an account spends are recorded for its usage view (in memory: no statement). */
+    private readonly usage?: Pick<UsageRecorder, 'add'>,
   ) {}
+
+  /** Records the points an account's charge took (allowed charges only), or gave back (negative). */
+  private recordUsage(budget: Budget, subject: string, points: number): void {
+    if (!this.usage || !subject.startsWith('acct:') || points === 0) return;
+    this.usage.add(subject.slice('acct:'.length), budget === 'research' ? { researchPoints: points } : { requestPoints: points });
+  }
 
   limitOf(budget: Budget): number {
     return budget === 'research' ? this.limits.researchPerMinute : this.limits.perMinute;
   }
 
   async consume(charges: Charge[]): Promise<RateDecision[]> {
+    const decisions = await this.decide(charges);
+    // Decisions come one per budget and subject with points, in the order of their first charge (as decide merges them).
+    const merged = new Map<string, Charge>();
+    for (const c of charges) {
+      const key = `${c.budget}:${c.subject}`;
+      merged.set(key, { ...c, points: (merged.get(key)?.points ?? 0) + c.points });
+    }
+    [...merged.values()]
+      .filter((c) => c.points > 0)
+      .forEach((charge, i) => {
+        if (decisions[i]?.allowed) this.recordUsage(charge.budget, charge.subject, charge.points);
+      });
+    return decisions;
+  }
+
+  private async decide(charges: Charge[]): Promise<RateDecision[]> {
     this.startCleanup();
     // One row per key: a statement may not upsert the same row twice.
     const merged = new Map<string, Charge>();
@@ -183,6 +208,12 @@ export class RateLimiter {
    * window that has ended).
    */
   async refund(refunds: Refund[]): Promise<RateDecision[]> {
+    const decisions = await this.giveBack(refunds);
+    for (const r of refunds) if (r.points > 0) this.recordUsage(r.budget, r.subject, -r.points);
+    return decisions;
+  }
+
+  private async giveBack(refunds: Refund[]): Promise<RateDecision[]> {
     const merged = new Map<string, Refund>();
     for (const r of refunds) {
       if (!(r.points > 0)) continue;

@@ -102,6 +102,9 @@ const envSchema = z.object({
   IDEMPOTENCY_MAX_ANSWER_BYTES: int(256 * 1024, 1024, 16 * 1024 * 1024),
   IDEMPOTENCY_MAX_KEYS_PER_ACCOUNT: int(10_000, 1, 10_000_000),
   IDEMPOTENCY_RUNNING_TIMEOUT_S: int(120, 5, 3600),
+  // Usage an account can see (issue 26): gathered in memory per instance, added to PostgreSQL this often.
+  USAGE_FLUSH_INTERVAL_MS: int(5000, 100, 60_000),
+  USAGE_MAX_PENDING: int(100_000, 100, 10_000_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
@@ -343,6 +346,13 @@ export interface Config {
       memoryBytes: number;
     };
   };
+  /** The usage record (README: Usage and limits). */
+  usage: {
+    /** How often an instance adds the usage it gathered in memory to PostgreSQL (USAGE_FLUSH_INTERVAL_MS): what a crash may lose. */
+    flushIntervalMs: number;
+    /** Account-hours an instance gathers between flushes at most (USAGE_MAX_PENDING); past it a flush starts at once. */
+    maxPending: number;
+  };
   /** Idempotency-Key on POST (README: Idempotency). */
   idempotency: {
     /** How long a key and its answer are kept (IDEMPOTENCY_TTL_HOURS). */
@@ -518,6 +528,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX,
       apq: { ttlS: e.GRAPHQL_APQ_TTL_S, maxDocumentBytes: e.GRAPHQL_APQ_MAX_DOCUMENT_BYTES, maxEntries: e.GRAPHQL_APQ_MAX_ENTRIES, maxBytes: e.GRAPHQL_APQ_MAX_BYTES, memoryBytes: e.GRAPHQL_APQ_MEMORY_BYTES } },
+    usage: { flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS, maxPending: e.USAGE_MAX_PENDING },
     idempotency: {
       ttlHours: e.IDEMPOTENCY_TTL_HOURS,
       maxKeyLength: e.IDEMPOTENCY_MAX_KEY_LENGTH,

@@ -11,9 +11,10 @@ import { catalogModule } from './catalog';
 import { sessionModule } from './session';
 import { researchModule } from './research';
 import { renderModule } from './render';
+import { usageModule } from './usage';
 import type { AppModule } from './module';
 
-const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule] as const;
+const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule, usageModule] as const;
 
 /** Every domain module; the composition root builds the schema, the REST route table, the ORM and the loaders from this list. */
 export const modules: readonly AppModule[] = registry;
