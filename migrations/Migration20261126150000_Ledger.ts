@@ -39,9 +39,30 @@ export class Migration20261126150000_Ledger extends Migration {
       constraint "account_usage_account_fk" foreign key ("account_id") references "accounts" ("id") on delete cascade,
       constraint "account_usage_hour" check (date_trunc('hour', "hour" at time zone 'UTC') = "hour" at time zone 'UTC')
     );`);
+    // Per-account limit overrides set by an admin (src/auth/limit-overrides.ts): a limit name → value map,
+    // announced on account_limits_changes so every instance applies it at once.
+    this.addSql(`create table "account_limits" (
+      "account_id" uuid not null,
+      "limits" jsonb not null default '{}',
+      "updated_at" timestamptz not null default now(),
+      "updated_by" uuid null,
+      constraint "account_limits_pkey" primary key ("account_id"),
+      constraint "account_limits_account_fk" foreign key ("account_id") references "accounts" ("id") on delete cascade,
+      constraint "account_limits_updated_by_fk" foreign key ("updated_by") references "accounts" ("id") on delete set null,
+      constraint "account_limits_object" check (jsonb_typeof("limits") = 'object')
+    );`);
+    this.addSql(`create or replace function "announce_account_limits"() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('account_limits_changes', coalesce(new.account_id, old.account_id)::text);
+        return null;
+      end $$;`);
+    this.addSql(`create trigger "account_limits_announce" after insert or update or delete on "account_limits"
+      for each row execute function "announce_account_limits"();`);
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop table if exists "account_limits" cascade;');
+    this.addSql('drop function if exists "announce_account_limits"();');
     this.addSql('drop table if exists "account_usage" cascade;');
     this.addSql('drop table if exists "idempotency_keys" cascade;');
   }

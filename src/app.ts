@@ -54,6 +54,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   }
   // Credentials' viewers are cached once every instance hears about changes to them.
   await deps.authenticator.start();
+  // Per-account limit overrides: read once, then kept current by account_limits_changes.
+  await deps.limits.start();
   const plain = await buildPlainSchema({ resolvers });
   const routes = routeTable(operations);
   const federated = buildFederatedSchema(plain, references);
@@ -192,6 +194,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       deps.rateLimiter.close();
       deps.idempotency.close();
       await deps.usage.close();
+      await deps.limits.close();
       await deps.authenticator.close();
     },
   };

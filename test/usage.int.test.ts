@@ -48,6 +48,7 @@ describe('usage an account can see (real PostgreSQL, two instances)', () => {
       render_daily_pixel_frames: t.config.render.dailyPixelFrames,
       api_keys_max: 25,
       idempotency_keys_max: t.config.idempotency.maxKeysPerAccount,
+      webhook_endpoints_max: null,
     });
     expect(res.headers['cache-control']).toMatch(/no-store/);
     expect(await t.orm.em.getConnection().execute(`select count(*)::int as n from account_usage where account_id = ?`, [other.account.id])).toEqual([{ n: 1 }]);

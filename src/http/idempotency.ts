@@ -6,6 +6,7 @@ import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
 import { hotQuery } from '../db/sql';
+import { budgetDetails } from '../auth/rate-limit';
 import { requestEntityManager } from '../db/request-em';
 import type { AppDeps } from '../deps';
 import type { Viewer } from '../auth/viewer';
@@ -236,7 +237,7 @@ export async function idempotent(store: IdempotencyStore, req: Request, res: Res
     case 'full':
       throw new AppError('RATE_LIMITED', `This account holds ${store.limits.maxKeysPerAccount} unexpired idempotency keys; retry once some expire`, {
         retryAfter: 3600,
-        details: [{ field: 'budget', message: 'idempotency_keys' }],
+        details: budgetDetails('idempotency_keys', 3600),
       });
   }
 }

@@ -30,6 +30,22 @@ export const restRoutes: RestRoute[] = [
     select: 'from to granularity periods { ...UsagePeriod } totals { ...UsagePeriod } limits { ...UsageLimits } lag_seconds: lagSeconds',
     answer: { key: 'usage', name: 'UsageResult' },
   },
+  {
+    operation: 'Query.accountLimits',
+    method: 'GET',
+    path: '/accounts/:accountId/limits',
+    tags: ['accounts'],
+    select: 'account_id: accountId overrides { ...LimitOverrides } in_force: inForce { ...UsageLimits }',
+    answer: { key: 'limits', name: 'AccountLimitsResult' },
+  },
+  {
+    operation: 'Mutation.setAccountLimits',
+    method: 'PUT',
+    path: '/accounts/:accountId/limits',
+    tags: ['accounts'],
+    select: 'account_id: accountId overrides { ...LimitOverrides } in_force: inForce { ...UsageLimits }',
+    answer: { key: 'limits', name: 'SetAccountLimitsResult' },
+  },
   { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'], select: 'items { ...Organization }', answer: { key: 'organizations', items: true, name: 'OrganizationsResult' } },
   { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organization', name: 'OrganizationResult' } },
   {

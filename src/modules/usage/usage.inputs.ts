@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LIMIT_BOUNDS, LimitName } from '../../auth/limit-overrides';
+import { uuid } from '../../common/validation';
 
 /** Periods one usage answer holds at most, per granularity: a week of hours, about three months of days. */
 export const USAGE_MAX_PERIODS = { hour: 168, day: 93 } as const;
@@ -20,3 +22,30 @@ export const usageInput = z.object({
 });
 
 export type UsageInput = z.output<typeof usageInput>;
+
+const limitValue = (name: LimitName, what: string) => {
+  const { min, max } = LIMIT_BOUNDS[name];
+  return z
+    .number()
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` })
+    .optional()
+    .describe(`${what}, ${min} to ${max}; absent or null: the deployment's default`);
+};
+
+/** GET /api/accounts/{account_id}/limits and Query.accountLimits. */
+export const accountLimitsInput = z.object({ accountId: uuid().describe('The account (UUID)') });
+
+/** PUT /api/accounts/{account_id}/limits and Mutation.setAccountLimits: the account's whole set of overrides (what is absent is cleared). */
+export const setAccountLimitsInput = z.object({
+  accountId: uuid().describe('The account whose limits are set (UUID)'),
+  request_points_per_minute: limitValue('requestPointsPerMinute', 'Request points a minute'),
+  research_points_per_minute: limitValue('researchPointsPerMinute', 'Research points a minute'),
+  render_max_active: limitValue('renderMaxActive', 'Renders queued or running at once'),
+  render_daily_pixel_frames: limitValue('renderDailyPixelFrames', 'Pixel-frames of renders in a rolling 24 hours'),
+  api_keys_max: limitValue('apiKeysMax', 'Active API keys at once'),
+  webhook_endpoints_max: limitValue('webhookEndpointsMax', 'Webhook endpoints (read by the webhook module)'),
+});
+
+export type SetAccountLimitsInput = z.output<typeof setAccountLimitsInput>;

@@ -39,4 +39,22 @@ export class UsageRepository {
       [from, to, step, granularity, accountId, from, to, granularity, accountId, from, to],
     );
   }
+
+  /** Whether the account exists. */
+  async accountExists(accountId: string): Promise<boolean> {
+    return (await query<{ one: number }>(this.em, 'select 1 as one from accounts where id = ?', [accountId])).length > 0;
+  }
+
+  /** Replaces the account's overrides (none: the row goes); the trigger announces the change to every instance. */
+  async setLimits(accountId: string, limits: Record<string, number>, by: string): Promise<void> {
+    if (!Object.keys(limits).length) {
+      await this.em.execute('delete from account_limits where account_id = ?', [accountId]);
+      return;
+    }
+    await this.em.execute(
+      `insert into account_limits (account_id, limits, updated_at, updated_by) values (?, ?::jsonb, now(), ?)
+       on conflict (account_id) do update set limits = excluded.limits, updated_at = now(), updated_by = excluded.updated_by`,
+      [accountId, JSON.stringify(limits), by],
+    );
+  }
 }

@@ -1,9 +1,10 @@
-import { badInput } from '../../common/errors';
+import { badInput, forbidden, notFound } from '../../common/errors';
+import { LIMIT_NAMES, LimitValues } from '../../auth/limit-overrides';
 import type { Config } from '../../config/config';
 import type { Viewer } from '../../auth/viewer';
-import { USAGE_MAX_PERIODS, UsageInput } from './usage.inputs';
+import { SetAccountLimitsInput, USAGE_MAX_PERIODS, UsageInput } from './usage.inputs';
 import type { UsageRepository, UsageRow } from './usage.repository';
-import { AccountUsage, UsageGranularity, UsageLimits, UsagePeriod } from './usage.types';
+import { AccountLimitsType, AccountUsage, LimitOverridesType, UsageGranularity, UsageLimits, UsagePeriod } from './usage.types';
 
 const PERIOD_MS = { hour: 3_600_000, day: 86_400_000 } as const;
 const DEFAULT_SPAN = { hour: 24, day: 7 } as const;
@@ -14,6 +15,7 @@ export type LimitsOf = (accountId: string) => UsageLimits;
 /** The default limits of the deployment (before any per-account override). */
 export function configuredLimits(config: Config, apiKeysMax: number): UsageLimits {
   return {
+    webhookEndpointsMax: null,
     requestPointsPerMinute: config.requestLimits.perMinute,
     researchPointsPerMinute: config.requestLimits.researchPerMinute,
     renderMaxActive: config.render.maxActivePerAccount,
@@ -64,5 +66,62 @@ export class UsageService {
       totals.renderPixelFrames += p.renderPixelFrames;
     }
     return { from: start, to: end, granularity: granularity as UsageGranularity, periods, totals, limits: this.limitsOf(viewer.accountId), lagSeconds: this.lagSeconds };
+  }
+}
+
+/** A limit's name in the operation's input (REST's snake_case: the zod schema's keys). */
+const restKey = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The limits in force: the account's overrides over the deployment's defaults. */
+export function limitsInForce(defaults: UsageLimits, overrides: LimitValues): UsageLimits {
+  return {
+    ...defaults,
+    requestPointsPerMinute: overrides.requestPointsPerMinute ?? defaults.requestPointsPerMinute,
+    researchPointsPerMinute: overrides.researchPointsPerMinute ?? defaults.researchPointsPerMinute,
+    renderMaxActive: overrides.renderMaxActive ?? defaults.renderMaxActive,
+    renderDailyPixelFrames: overrides.renderDailyPixelFrames ?? defaults.renderDailyPixelFrames,
+    apiKeysMax: overrides.apiKeysMax ?? defaults.apiKeysMax,
+    webhookEndpointsMax: overrides.webhookEndpointsMax ?? defaults.webhookEndpointsMax,
+  };
+}
+
+/** Where overrides live: read from this instance's memory, re-read after a write (the others hear the trigger). */
+export interface OverrideStore {
+  of(accountId: string): LimitValues;
+  reload(accountId: string): Promise<void>;
+}
+
+/** Per-account limit overrides (README: Usage and limits): admins set them; an account reads its own. */
+export class LimitsService {
+  constructor(
+    private readonly repo: Pick<UsageRepository, 'accountExists' | 'setLimits'>,
+    private readonly overrides: OverrideStore,
+    private readonly defaults: UsageLimits,
+  ) {}
+
+  async read(viewer: Viewer, accountId: string): Promise<AccountLimitsType> {
+    if (!viewer.isAdmin && viewer.accountId !== accountId) throw forbidden('Only an admin, or the account itself, may read its limits');
+    if (!(await this.repo.accountExists(accountId))) throw notFound('Account');
+    return this.view(accountId);
+  }
+
+  async set(viewer: Viewer, input: SetAccountLimitsInput): Promise<AccountLimitsType> {
+    if (!viewer.isAdmin) throw forbidden('Only an admin may set an account\'s limits');
+    if (!(await this.repo.accountExists(input.accountId))) throw notFound('Account');
+    const limits: Record<string, number> = {};
+    for (const name of LIMIT_NAMES) {
+      const value = (input as Record<string, unknown>)[restKey(name)];
+      if (typeof value === 'number') limits[name] = value;
+    }
+    await this.repo.setLimits(input.accountId, limits, viewer.accountId);
+    // Applied here before answering; every other instance applies it on the trigger's announcement.
+    await this.overrides.reload(input.accountId);
+    return this.view(input.accountId);
+  }
+
+  private view(accountId: string): AccountLimitsType {
+    const set = this.overrides.of(accountId);
+    const overrides = Object.fromEntries(LIMIT_NAMES.map((name) => [name, set[name] ?? null])) as unknown as LimitOverridesType;
+    return { accountId, overrides, inForce: limitsInForce(this.defaults, set) };
   }
 }

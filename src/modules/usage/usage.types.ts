@@ -1,6 +1,7 @@
-import { Extensions, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { describe } from '../../common/validation';
 import { maxItems } from '../../common/bounds';
-import { USAGE_PERIODS_MAX } from './usage.inputs';
+import { setAccountLimitsInput, USAGE_PERIODS_MAX } from './usage.inputs';
 
 export enum UsageGranularity {
   day = 'day',
@@ -59,6 +60,9 @@ export class UsageLimits {
 
   @Field(() => Int, { description: 'Unexpired Idempotency-Key values held at once (IDEMPOTENCY_MAX_KEYS_PER_ACCOUNT)' })
   idempotencyKeysMax!: number;
+
+  @Field(() => Int, { nullable: true, description: "Webhook endpoints, when an admin set the account its own; null: the webhook module's default" })
+  webhookEndpointsMax!: number | null;
 }
 
 @ObjectType('AccountUsage', { description: "The caller's usage per period, its totals, and the limits in force" })
@@ -84,4 +88,61 @@ export class AccountUsage {
 
   @Field(() => Int, { description: 'Usage is gathered in memory by each instance and stored every few seconds: the latest seconds may not be counted yet' })
   lagSeconds!: number;
+}
+
+@ObjectType('LimitOverrides', { description: 'The limits an admin set for one account; null: the deployment default applies' })
+export class LimitOverridesType {
+  @Field(() => Int, { nullable: true, description: 'Request points a minute' })
+  requestPointsPerMinute!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Research points a minute' })
+  researchPointsPerMinute!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Renders queued or running at once' })
+  renderMaxActive!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Pixel-frames of renders in a rolling 24 hours' })
+  renderDailyPixelFrames!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Active API keys at once' })
+  apiKeysMax!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Webhook endpoints (applied by the webhook module)' })
+  webhookEndpointsMax!: number | null;
+}
+
+@ObjectType('AccountLimits', { description: "One account's limit overrides and the limits in force for it" })
+export class AccountLimitsType {
+  @Field(() => ID, { description: 'The account (UUID)' })
+  accountId!: string;
+
+  @Field(() => LimitOverridesType, { description: 'What an admin set for this account' })
+  overrides!: LimitOverridesType;
+
+  @Field(() => UsageLimits, { description: 'The limits in force for this account (overrides over the defaults)' })
+  inForce!: UsageLimits;
+}
+
+@InputType('SetAccountLimitsInput', { description: "An account's whole set of limit overrides (admins only): a limit absent or null goes back to the default" })
+export class SetAccountLimitsInputType {
+  @Field(() => ID, { description: describe(setAccountLimitsInput, 'accountId') })
+  accountId!: string;
+
+  @Field(() => Int, { nullable: true, description: describe(setAccountLimitsInput, 'request_points_per_minute') })
+  requestPointsPerMinute?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(setAccountLimitsInput, 'research_points_per_minute') })
+  researchPointsPerMinute?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(setAccountLimitsInput, 'render_max_active') })
+  renderMaxActive?: number | null;
+
+  @Field(() => Float, { nullable: true, description: describe(setAccountLimitsInput, 'render_daily_pixel_frames') })
+  renderDailyPixelFrames?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(setAccountLimitsInput, 'api_keys_max') })
+  apiKeysMax?: number | null;
+
+  @Field(() => Int, { nullable: true, description: describe(setAccountLimitsInput, 'webhook_endpoints_max') })
+  webhookEndpointsMax?: number | null;
 }
