@@ -2,6 +2,7 @@ import supertest from 'supertest';
 import { createTestApp, TestApp } from './app';
 import { createAccount } from './factories';
 import { renderEnv, secondInstance } from './support/render';
+import { Sandbox, startSandbox } from '../src/providers/sandbox';
 
 const render = { compositionId: 'title-card', inputProps: { title: 'Usage' }, width: 64, height: 48, fps: 10, durationInFrames: 10 };
 
@@ -80,5 +81,33 @@ describe('usage an account can see (real PostgreSQL, two instances)', () => {
     const ok = await t.http().get('/api/accounts/me/usage').query({ from: '2026-11-01', to: '2026-11-04' }).set(headers).expect(200);
     expect(ok.body.usage.periods.map((p: { start: string }) => p.start)).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-02T00:00:00.000Z', '2026-11-03T00:00:00.000Z']);
     expect((await t.http().get('/api/accounts/me/usage')).status).toBe(401);
+  });
+});
+
+describe('usage: provider calls made vs answers served from stored data (sandbox upstreams)', () => {
+  let t: TestApp;
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    // No demo data: nothing is stored before the test asks.
+    t = await createTestApp({ seed: false, env: { ...sandbox.env, PROVIDER_RETRIES: '0', USAGE_FLUSH_INTERVAL_MS: '60000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sandbox?.close();
+  });
+
+  it('counts the upstream calls the account made and the answers it got from stored data', async () => {
+    const { headers } = await createAccount(t.orm);
+    sandbox.reset();
+    // The first asks the provider and stores its answer; the second is served from it.
+    await t.http().get('/api/research/genres').set(headers).expect(200);
+    await t.http().get('/api/research/genres').set(headers).expect(200);
+    // One provider call (the upstream saw it, with its token request: HTTP requests are not calls).
+    expect(sandbox.requestCount()).toBeGreaterThanOrEqual(1);
+    await t.deps.usage.flush();
+    const { totals } = (await t.http().get('/api/accounts/me/usage').set(headers).expect(200)).body.usage;
+    expect({ provider_calls: totals.provider_calls, stored_answers: totals.stored_answers }).toEqual({ provider_calls: 1, stored_answers: 1 });
+    expect(totals.research_points).toBeGreaterThanOrEqual(1);
   });
 });
