@@ -175,3 +175,26 @@ describe('Idempotency-Key (real PostgreSQL)', () => {
     expect(g.status).toBe(401);
   });
 });
+
+describe('Idempotency-Key: an answer past IDEMPOTENCY_MAX_ANSWER_BYTES (real PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { IDEMPOTENCY_MAX_ANSWER_BYTES: '1024' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sends it, keeps only that it was done, and answers a repeat 409 saying so (never runs it again)', async () => {
+    const { headers } = await createAccount(t.orm);
+    // A mutation whose answer is about 2 KB (each alias answers its type name).
+    const big = `mutation { ${Array.from({ length: 100 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    const first = await t.graphql(big, {}, { ...headers, 'idempotency-key': 'big' });
+    expect(first.status).toBe(200);
+    expect(first.text.length).toBeGreaterThan(1024);
+    const again = await t.graphql(big, {}, { ...headers, 'idempotency-key': 'big' });
+    expect(again.status).toBe(409);
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', details: [{ field: 'Idempotency-Key', message: 'was used; its answer was not kept' }] });
+    expect(again.headers['retry-after']).toBeUndefined();
+  });
+});
