@@ -15,6 +15,8 @@ import { Migration20261124100000_ViewerChanges } from './Migration20261124100000
 import { Migration20261126100000_MembershipLifecycle } from './Migration20261126100000_MembershipLifecycle';
 import { Migration20261126120000_PersistedQueries } from './Migration20261126120000_PersistedQueries';
 import { Migration20261126140000_Webhooks } from './Migration20261126140000_Webhooks';
+import { Migration20261126150000_Ledger } from './Migration20261126150000_Ledger';
+import { Migration20261126160000_UsageWebhookDeliveries } from './Migration20261126160000_UsageWebhookDeliveries';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +36,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126100000_MembershipLifecycle', class: Migration20261126100000_MembershipLifecycle },
   { name: 'Migration20261126120000_PersistedQueries', class: Migration20261126120000_PersistedQueries },
   { name: 'Migration20261126140000_Webhooks', class: Migration20261126140000_Webhooks },
+  { name: 'Migration20261126150000_Ledger', class: Migration20261126150000_Ledger },
+  { name: 'Migration20261126160000_UsageWebhookDeliveries', class: Migration20261126160000_UsageWebhookDeliveries },
 ];

@@ -42,6 +42,7 @@ import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
 import { answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
+import { graphqlIdempotency } from './http/idempotency';
 
 export interface App {
   express: express.Express;
@@ -59,6 +60,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   }
   // Credentials' viewers are cached once every instance hears about changes to them.
   await deps.authenticator.start();
+  // Per-account limit overrides: read once, then kept current by account_limits_changes.
+  await deps.limits.start();
   const plain = await buildPlainSchema({ resolvers });
   const routes = routeTable(operations);
   const federated = buildFederatedSchema(plain, references);
@@ -144,6 +147,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     express.json({ limit: deps.config.http.bodyLimit }),
     // Accept: text/event-stream: GraphQL over SSE (graphql-sse); anything else goes on to Apollo.
     sse.middleware,
+    // Idempotency-Key on a mutation: a repeat answers the first answer again (src/http/idempotency.ts).
+    graphqlIdempotency(deps),
     // From here on the request's statements are cancelled if its client goes away before the answer.
     cancelOnDisconnect(deps.orm, deps.logger),
     expressMiddleware(apollo, {
@@ -207,6 +212,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await deps.render.close();
       deps.rateLimiter.close();
       await cancellations?.close();
+      deps.idempotency.close();
+      await deps.usage.close();
+      await deps.limits.close();
       await deps.authenticator.close();
     },
   };

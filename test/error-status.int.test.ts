@@ -160,10 +160,10 @@ describe('HTTP statuses of error codes, REST and GraphQL alike', () => {
       const json = await send('application/json');
       expect(json.status).toBe(200);
       expect(json.headers['retry-after']).toBeUndefined();
-      expect(json.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+      expect(json.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number), details: [{ field: 'budget', message: 'request_points_per_minute' }, { field: 'refills_in', message: expect.any(String) }] });
       const strict = await send('application/graphql-response+json');
       expect(strict.status).toBe(ERROR_STATUS.RATE_LIMITED);
-      expect(strict.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: Number(strict.headers['retry-after']) });
+      expect(strict.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: Number(strict.headers['retry-after']), details: [{ field: 'budget', message: 'request_points_per_minute' }, { field: 'refills_in', message: `${strict.headers['retry-after']} s` }] });
       const rest = await limited.http().get('/api/accounts/me').set(owner.headers);
       expect({ status: rest.status, code: rest.body.code, retryAfter: rest.headers['retry-after'] }).toEqual({ status: 429, code: 'RATE_LIMITED', retryAfter: strict.headers['retry-after'] });
     } finally {

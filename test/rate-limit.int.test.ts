@@ -28,7 +28,16 @@ function expectHeaders(res: supertest.Response, limit: number, remaining: number
 
 function expectRateLimited(res: supertest.Response) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ status: 'error', code: 'RATE_LIMITED', error: expect.stringMatching(/rate limit/i) });
+  // Every 429 names its budget and when it refills (README: Usage and limits).
+  expect(res.body).toEqual({
+    status: 'error',
+    code: 'RATE_LIMITED',
+    error: expect.stringMatching(/rate limit/i),
+    details: [
+      { field: 'budget', message: expect.stringMatching(/^(request|research)_points_per_minute$/) },
+      { field: 'refills_in', message: `${res.headers['retry-after']} s` },
+    ],
+  });
   const retry = Number(res.headers['retry-after']);
   expect(retry).toBeGreaterThanOrEqual(1);
   expect(retry).toBeLessThanOrEqual(60);
@@ -141,12 +150,12 @@ describe('request rate limits (real PostgreSQL)', () => {
     const graph = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').set(GRAPHQL_RESPONSE_JSON).send({ query: ME });
     expect(graph.status).toBe(429);
     expect(Number(graph.headers['retry-after'])).toBeGreaterThan(0);
-    expect(graph.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: Number(graph.headers['retry-after']) });
+    expect(graph.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: Number(graph.headers['retry-after']), details: [{ field: 'budget', message: 'request_points_per_minute' }, { field: 'refills_in', message: `${graph.headers['retry-after']} s` }] });
     // As application/json the same refusal is a 200 (what a gateway passes on), the wait in extensions.
     const json = await t.http().post('/graphql').set('x-forwarded-for', ip).set('x-api-key', 'mas_not_a_key').set('accept', 'application/json').send({ query: ME });
     expect(json.status).toBe(200);
     expect(json.headers['retry-after']).toBeUndefined();
-    expect(json.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+    expect(json.body.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number), details: [{ field: 'budget', message: 'request_points_per_minute' }, { field: 'refills_in', message: expect.any(String) }] });
     // Probing for routes is no way around it.
     expectRateLimited(await t.http().get('/api/no/such/route').set('x-forwarded-for', ip));
     const unmatched = await t.http().get('/api/no/such/route').set('x-forwarded-for', '203.0.113.11');

@@ -12,6 +12,7 @@ import { RESPONSE_EXCERPT_BYTES } from '../src/modules/webhook/webhook.delivery'
 import { WEBHOOK_LOG_PER_ENDPOINT } from '../src/modules/webhook/webhook.inputs';
 import { WebhookRepository } from '../src/modules/webhook/webhook.repository';
 import { newSigningSecret } from '../src/modules/webhook/webhook.service';
+import { as } from './demo';
 
 const ALL_EVENTS = ['render_run.queued', 'render_run.executing', 'render_run.completed', 'render_run.failed', 'render_run.canceled'];
 /** A public address as an IP literal (no DNS needed): registration accepts it; nothing is ever sent to it in these tests. */
@@ -120,6 +121,21 @@ describe('webhook endpoints: registration, URL safety, caps, ownership (https on
     expect((await t.http().get('/api/webhooks').set(account.headers)).body.pagination.total_count).toBe(3);
     // Another account's cap is its own.
     expect((await create(other.headers, { url: PUBLIC, events: ['render_run.completed'] })).status).toBe(200);
+  });
+
+  it("takes an admin's per-account override of the cap (webhook_endpoints_max) instead of WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT, for that account only", async () => {
+    const account = await createAccount(t.orm);
+    const set = await t.http().put(`/api/accounts/${account.account.id}/limits`).set(as.ada).send({ webhook_endpoints_max: 1 });
+    expect(set.status).toBe(200);
+    expect((await create(account.headers, { url: `${PUBLIC}/one`, events: ['render_run.completed'] })).status).toBe(200);
+    const second = await create(account.headers, { url: `${PUBLIC}/two`, events: ['render_run.completed'] });
+    expect({ status: second.status, error: second.body.error }).toEqual({ status: 409, error: expect.stringContaining('at most 1 webhook endpoints') });
+    // The usage view shows the cap in force; the default shows for an account without an override.
+    expect((await t.http().get('/api/accounts/me/usage').set(account.headers)).body.usage.limits.webhook_endpoints_max).toBe(1);
+    expect((await t.http().get('/api/accounts/me/usage').set(other.headers)).body.usage.limits.webhook_endpoints_max).toBe(3);
+    // Raised again: the next create passes.
+    expect((await t.http().put(`/api/accounts/${account.account.id}/limits`).set(as.ada).send({ webhook_endpoints_max: 2 })).status).toBe(200);
+    expect((await create(account.headers, { url: `${PUBLIC}/two`, events: ['render_run.completed'] })).status).toBe(200);
   });
 
   it('updates url, events, description and enabled; a private URL on update is refused and nothing changes', async () => {
@@ -324,6 +340,10 @@ describe('webhook delivery to a real receiver (http and private addresses allowe
     expect(new Set(pings.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(pings.every((r) => verifies(secret, r))).toBe(true);
     expect((await t.http().get(`/api/webhooks/${id}`).set(account.headers)).body.webhook.failing_since).toBeNull();
+    // Every attempt is in the account's usage, the failed ones too (README: Usage and limits), counted with the attempt.
+    const usage = await t.http().get('/api/accounts/me/usage').query({ granularity: 'hour' }).set(account.headers);
+    expect(usage.status).toBe(200);
+    expect(usage.body.usage.totals.webhook_deliveries).toBe(done.attempts);
   });
 
   it('connects to a host name through the addresses it was checked with (localhost, with private networks allowed)', async () => {

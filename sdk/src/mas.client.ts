@@ -15,7 +15,12 @@ export interface MasClientOptions {
   /** An API key (x-api-key); or `token` for a Bearer JWT. */
   apiKey?: string;
   token?: string;
-  /** Retries of a 429 or 503 answer (default 3); each waits Retry-After seconds. */
+  /**
+   * Retries of a 429 or 503 answer (default 3); each waits Retry-After seconds. Every POST carries an
+   * Idempotency-Key (one per call, the same on each retry), so a POST is also retried after a network
+   * failure or timeout, and on a 409 with Retry-After (its first try still running): the service
+   * answers a repeat with the first answer and does nothing twice.
+   */
   retries?: number;
   /** Longest single wait for Retry-After, in ms (default 60 000); a longer ask fails at once. */
   maxRetryDelayMs?: number;
@@ -51,22 +56,35 @@ export class MasClient {
     return {};
   }
 
-  /** fetch (a path under the base, or an absolute URL) with the credentials, retrying 429/503 after Retry-After; a network failure is a MasError NETWORK_ERROR. */
+  /**
+   * fetch (a path under the base, or an absolute URL) with the credentials, retrying 429/503 after
+   * Retry-After; a POST carries one Idempotency-Key on every try, and is also retried after a network
+   * failure and on a 409 with Retry-After. A network failure with no retry left is a MasError NETWORK_ERROR.
+   */
   private async send(path: string, init: RequestInit, withCredentials = true): Promise<Response> {
     const retries = this.options.retries ?? 3;
     const maxDelay = this.options.maxRetryDelayMs ?? 60_000;
+    const keyed = init.method === 'POST';
+    const idempotency: Record<string, string> = keyed ? { 'idempotency-key': globalThis.crypto.randomUUID() } : {};
     for (let attempt = 0; ; attempt += 1) {
       let res: Response;
       try {
         res = await fetch(/^https?:\/\//.test(path) ? path : `${this.base}${path}`, {
           ...init,
-          headers: { ...(withCredentials ? this.credentials() : {}), ...(init.headers as Record<string, string> | undefined) },
+          headers: { ...(withCredentials ? this.credentials() : {}), ...idempotency, ...(init.headers as Record<string, string> | undefined) },
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
         });
       } catch (cause) {
+        if (keyed && attempt < retries) {
+          // The POST may or may not have been done: its key makes the retry answer the first answer.
+          this.options.onRetry?.({ attempt: attempt + 1, status: 0, delayMs: 1000 });
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
         throw new MasError('NETWORK_ERROR', `cannot reach ${this.base}: ${(cause as Error).message}`, { status: 0, cause });
       }
-      if (!RETRYABLE.has(res.status) || attempt >= retries) return res;
+      const stillRunning = keyed && res.status === 409 && res.headers.has('retry-after');
+      if ((!RETRYABLE.has(res.status) && !stillRunning) || attempt >= retries) return res;
       const delayMs = retryAfterMs(res.headers.get('retry-after'));
       if (delayMs > maxDelay) return res;
       this.options.onRetry?.({ attempt: attempt + 1, status: res.status, delayMs });

@@ -5,6 +5,8 @@ import type { Orm } from '../db/orm';
 import { hotQuery } from '../db/sql';
 import { AppError } from '../common/errors';
 import type { Viewer } from './viewer';
+import type { UsageRecorder } from './usage';
+import type { LimitOverrides } from './limit-overrides';
 
 /** `api`: every request; `research`: routes and fields that spend provider quota. */
 export type Budget = 'api' | 'research';
@@ -85,13 +87,47 @@ export class RateLimiter {
     private readonly orm: Orm,
     private readonly limits: Config['requestLimits'],
     private readonly logger: Logger,
-  ) {}
+    /** Where the points an account spends are recorded for its usage view (in memory: no statement). */
+    private readonly usage?: Pick<UsageRecorder, 'add'>,
+    /** Per-account budgets an admin set (src/auth/limit-overrides.ts): applied at once, a changed account's leases dropped. */
+    private readonly overrides?: Pick<LimitOverrides, 'limit' | 'onChange'>,
+  ) {
+    overrides?.onChange((accountId) => {
+      if (accountId === null) this.leases.clear();
+      else for (const budget of ['api', 'research'] as const) this.leases.delete(`${budget}:acct:${accountId}`);
+    });
+  }
 
-  limitOf(budget: Budget): number {
-    return budget === 'research' ? this.limits.researchPerMinute : this.limits.perMinute;
+  /** Records the points an account's charge took (allowed charges only), or gave back (negative). */
+  private recordUsage(budget: Budget, subject: string, points: number): void {
+    if (!this.usage || !subject.startsWith('acct:') || points === 0) return;
+    this.usage.add(subject.slice('acct:'.length), budget === 'research' ? { researchPoints: points } : { requestPoints: points });
+  }
+
+  /** The per-minute limit of a budget for a subject: the account's override if an admin set one, else the deployment's. */
+  limitOf(budget: Budget, subject?: string): number {
+    const fallback = budget === 'research' ? this.limits.researchPerMinute : this.limits.perMinute;
+    if (!this.overrides || !subject?.startsWith('acct:')) return fallback;
+    return this.overrides.limit(subject.slice('acct:'.length), budget === 'research' ? 'researchPointsPerMinute' : 'requestPointsPerMinute', fallback);
   }
 
   async consume(charges: Charge[]): Promise<RateDecision[]> {
+    const decisions = await this.decide(charges);
+    // Decisions come one per budget and subject with points, in the order of their first charge (as decide merges them).
+    const merged = new Map<string, Charge>();
+    for (const c of charges) {
+      const key = `${c.budget}:${c.subject}`;
+      merged.set(key, { ...c, points: (merged.get(key)?.points ?? 0) + c.points });
+    }
+    [...merged.values()]
+      .filter((c) => c.points > 0)
+      .forEach((charge, i) => {
+        if (decisions[i]?.allowed) this.recordUsage(charge.budget, charge.subject, charge.points);
+      });
+    return decisions;
+  }
+
+  private async decide(charges: Charge[]): Promise<RateDecision[]> {
     this.startCleanup();
     // One row per key: a statement may not upsert the same row twice.
     const merged = new Map<string, Charge>();
@@ -116,7 +152,7 @@ export class RateLimiter {
     const decisions = new Map<string, RateDecision>();
     const toReserve: { key: string; charge: Charge; limit: number; need: number; reserve: number }[] = [];
     for (const [key, charge] of entries) {
-      const limit = this.limitOf(charge.budget);
+      const limit = this.limitOf(charge.budget, charge.subject);
       const lease = leasing ? this.leaseOf(key, now) : undefined;
       if (lease && (lease.allowance >= charge.points || lease.used >= limit)) {
         // Served here: from the points reserved ahead, or refused (the window's budget is spent).
@@ -183,6 +219,12 @@ export class RateLimiter {
    * window that has ended).
    */
   async refund(refunds: Refund[]): Promise<RateDecision[]> {
+    const decisions = await this.giveBack(refunds);
+    for (const r of refunds) if (r.points > 0) this.recordUsage(r.budget, r.subject, -r.points);
+    return decisions;
+  }
+
+  private async giveBack(refunds: Refund[]): Promise<RateDecision[]> {
     const merged = new Map<string, Refund>();
     for (const r of refunds) {
       if (!(r.points > 0)) continue;
@@ -207,7 +249,7 @@ export class RateLimiter {
         const points = Math.min(refund.points, lease.used);
         lease.used -= points;
         lease.allowance += points;
-        decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget), lease.used, (lease.endsAt - now) / 1000), window: lease.window });
+        decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget, refund.subject), lease.used, (lease.endsAt - now) / 1000), window: lease.window });
       } else {
         toStatement.push({ key, refund });
       }
@@ -224,7 +266,7 @@ export class RateLimiter {
     );
     for (const row of rows) {
       const { refund } = toStatement.find((s) => s.key === row.key)!;
-      decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget), row.points, row.reset_s), window: row.window_us });
+      decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget, refund.subject), row.points, row.reset_s), window: row.window_us });
     }
     return decisions;
   }
@@ -268,7 +310,7 @@ export class RateLimiter {
   /** Whether a charge would be decided from this instance's lease (handed out, or refused as spent) with no statement. */
   private servedHere(key: string, charge: Charge, now: number): boolean {
     const lease = this.leaseOf(key, now);
-    return Boolean(lease && (lease.allowance >= charge.points || lease.used >= this.limitOf(charge.budget)));
+    return Boolean(lease && (lease.allowance >= charge.points || lease.used >= this.limitOf(charge.budget, charge.subject)));
   }
 
   private startCleanup(): void {
@@ -292,11 +334,27 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return { 'RateLimit-Limit': String(d.limit), 'RateLimit-Remaining': String(d.remaining), 'RateLimit-Reset': String(d.resetS) };
 }
 
+/**
+ * What every 429 says in `details`: which budget ran out (`budget`) and in how many seconds it
+ * refills (`refills_in`, as Retry-After says). Budget names: request_points_per_minute,
+ * research_points_per_minute, render_max_active, render_daily_pixel_frames, idempotency_keys,
+ * signups_per_address, signups_per_email, verification_attempts.
+ */
+export function budgetDetails(budget: string, refillsInS: number): { field: string; message: string }[] {
+  return [
+    { field: 'budget', message: budget },
+    { field: 'refills_in', message: `${Math.max(0, Math.ceil(refillsInS))} s` },
+  ];
+}
+
 /** RATE_LIMITED (429 with Retry-After), carrying the decision for the RateLimit-* headers. */
 export class RateLimitExceeded extends AppError {
   constructor(readonly decision: RateDecision) {
     const what = decision.budget === 'research' ? 'Research rate limit' : 'Rate limit';
-    super('RATE_LIMITED', `${what} of ${decision.limit} points a minute exceeded; retry after ${decision.resetS} s`, { retryAfter: decision.resetS });
+    super('RATE_LIMITED', `${what} of ${decision.limit} points a minute exceeded; retry after ${decision.resetS} s`, {
+      retryAfter: decision.resetS,
+      details: budgetDetails(decision.budget === 'research' ? 'research_points_per_minute' : 'request_points_per_minute', decision.resetS),
+    });
   }
 }
 

@@ -96,6 +96,15 @@ const envSchema = z.object({
   GRAPHQL_APQ_MAX_ENTRIES: int(10_000, 1, 10_000_000),
   GRAPHQL_APQ_MAX_BYTES: int(64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
   GRAPHQL_APQ_MEMORY_BYTES: int(8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+  // Idempotency-Key on POST (issue 26): how long a key is kept, what is stored of it, how many an account holds.
+  IDEMPOTENCY_TTL_HOURS: int(24, 1, 24 * 30),
+  IDEMPOTENCY_MAX_KEY_LENGTH: int(255, 8, 1024),
+  IDEMPOTENCY_MAX_ANSWER_BYTES: int(256 * 1024, 1024, 16 * 1024 * 1024),
+  IDEMPOTENCY_MAX_KEYS_PER_ACCOUNT: int(10_000, 1, 10_000_000),
+  IDEMPOTENCY_RUNNING_TIMEOUT_S: int(120, 5, 3600),
+  // Usage an account can see (issue 26): gathered in memory per instance, added to PostgreSQL this often.
+  USAGE_FLUSH_INTERVAL_MS: int(5000, 100, 60_000),
+  USAGE_MAX_PENDING: int(100_000, 100, 10_000_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
@@ -360,6 +369,26 @@ export interface Config {
       memoryBytes: number;
     };
   };
+  /** The usage record (README: Usage and limits). */
+  usage: {
+    /** How often an instance adds the usage it gathered in memory to PostgreSQL (USAGE_FLUSH_INTERVAL_MS): what a crash may lose. */
+    flushIntervalMs: number;
+    /** Account-hours an instance gathers between flushes at most (USAGE_MAX_PENDING); past it a flush starts at once. */
+    maxPending: number;
+  };
+  /** Idempotency-Key on POST (README: Idempotency). */
+  idempotency: {
+    /** How long a key and its answer are kept (IDEMPOTENCY_TTL_HOURS). */
+    ttlHours: number;
+    /** Longest key accepted, in characters (IDEMPOTENCY_MAX_KEY_LENGTH). */
+    maxKeyLength: number;
+    /** Largest answer kept for replay (IDEMPOTENCY_MAX_ANSWER_BYTES); a larger one is done but not replayed. */
+    maxAnswerBytes: number;
+    /** Most unexpired keys one account holds (IDEMPOTENCY_MAX_KEYS_PER_ACCOUNT); past it a POST with a key is a 429. */
+    maxKeysPerAccount: number;
+    /** A first request still "running" after this long is taken as lost (its instance died): a repeat runs again. */
+    runningTimeoutS: number;
+  };
   http: {
     bodyLimit: string;
     /** Deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
@@ -544,6 +573,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxTokens: e.GRAPHQL_MAX_TOKENS, introspection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production', maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES, compileAfter: e.GRAPHQL_COMPILE_AFTER, compiledMax: e.GRAPHQL_COMPILED_MAX,
       apq: { ttlS: e.GRAPHQL_APQ_TTL_S, maxDocumentBytes: e.GRAPHQL_APQ_MAX_DOCUMENT_BYTES, maxEntries: e.GRAPHQL_APQ_MAX_ENTRIES, maxBytes: e.GRAPHQL_APQ_MAX_BYTES, memoryBytes: e.GRAPHQL_APQ_MEMORY_BYTES } },
+    usage: { flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS, maxPending: e.USAGE_MAX_PENDING },
+    idempotency: {
+      ttlHours: e.IDEMPOTENCY_TTL_HOURS,
+      maxKeyLength: e.IDEMPOTENCY_MAX_KEY_LENGTH,
+      maxAnswerBytes: e.IDEMPOTENCY_MAX_ANSWER_BYTES,
+      maxKeysPerAccount: e.IDEMPOTENCY_MAX_KEYS_PER_ACCOUNT,
+      runningTimeoutS: e.IDEMPOTENCY_RUNNING_TIMEOUT_S,
+    },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
       maxDepth: e.REQUEST_MAX_DEPTH,

@@ -12,9 +12,10 @@ import { sessionModule } from './session';
 import { researchModule } from './research';
 import { renderModule } from './render';
 import { webhookModule } from './webhook';
+import { usageModule } from './usage';
 import type { AppModule } from './module';
 
-const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule, webhookModule] as const;
+const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule, webhookModule, usageModule] as const;
 
 /** Every domain module; the composition root builds the schema, the REST route table, the ORM and the loaders from this list. */
 export const modules: readonly AppModule[] = registry;

@@ -34,6 +34,8 @@ export const PARAMS: Record<string, string> = {
 
 export const ROUTES: Record<string, RouteExample> = {
   'POST /api/organizations': { as: as.otto, body: { name: 'Documented Org' } },
+  'GET /api/accounts/{accountId}/limits': { as: as.ada, params: { accountId: DEMO.otto } },
+  'PUT /api/accounts/{accountId}/limits': { as: as.ada, params: { accountId: DEMO.otto }, body: {} },
   'POST /api/organizations/{id}/members': { params: { id: DEMO.northwind }, body: { account_id: DEMO.otto } },
   'DELETE /api/organizations/{id}/members/{accountId}': { params: { id: DEMO.northwind, accountId: DEMO.otto } },
   'DELETE /api/organizations/{id}': {

@@ -126,7 +126,11 @@ describe('OpenAPI document (GET /api/openapi.json)', () => {
           expect({ where, arg: arg.name, inQuery: Boolean(param), inBody: Boolean(bodyProps[arg.name]) }).toEqual({ where, arg: arg.name, inQuery: false, inBody: true });
         }
       }
-      expect(params.every((p) => restArgs.some((a) => a.name === p.name))).toBe(true);
+      // Besides its fields, every POST (and only a POST) documents the Idempotency-Key header.
+      const headerParams = params.filter((p) => p.in === 'header');
+      expect({ where, headers: headerParams.map((p) => p.name) }).toEqual({ where, headers: route.method === 'POST' ? ['Idempotency-Key'] : [] });
+      if (route.method === 'POST' && !route.public) expect({ where, statuses: ['409', '422'].filter((s) => op.responses[s]) }).toEqual({ where, statuses: ['409', '422'] });
+      expect(params.filter((p) => p.in !== 'header').every((p) => restArgs.some((a) => a.name === p.name))).toBe(true);
       // Bounds, defaults, enums and patterns of the route's zod input appear on the parameter or body field.
       if (route.input) {
         const json = z.toJSONSchema(route.input, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json> };

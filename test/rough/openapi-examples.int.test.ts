@@ -4,7 +4,7 @@ import { as } from '../demo';
 type Doc = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: Record<string, unknown>; schema: { properties: Record<string, Record<string, unknown>> } }> }; responses: Record<string, { content?: Record<string, { example?: { code?: string; status?: string; error?: string } }> }> }>> };
 
 const CODE_OF: Record<string, string> = {
-  '400': 'BAD_USER_INPUT', '401': 'UNAUTHENTICATED', '403': 'FORBIDDEN', '404': 'NOT_FOUND', '409': 'CONFLICT', '415': 'UNSUPPORTED_MEDIA_TYPE',
+  '400': 'BAD_USER_INPUT', '401': 'UNAUTHENTICATED', '403': 'FORBIDDEN', '404': 'NOT_FOUND', '409': 'CONFLICT', '415': 'UNSUPPORTED_MEDIA_TYPE', '422': 'UNPROCESSABLE_CONTENT',
   '429': 'RATE_LIMITED', '500': 'INTERNAL_SERVER_ERROR', '502': 'PROVIDER_ERROR', '503': 'PROVIDER_UNAVAILABLE', '504': 'PROVIDER_TIMEOUT',
 };
 

@@ -15,6 +15,8 @@ import { findPgBouncer, startPgBouncer, TestPgBouncer } from '../support/pgbounc
 import { renderEnv } from '../support/render';
 
 const PGBOUNCER = findPgBouncer();
+/** The connections that do session work (LISTEN, pg-boss): each straight to PostgreSQL, never through the pooler. */
+const SESSION_WORK = ['render-run-events', 'render-queue', 'viewer-changes', 'mas-limit-overrides', 'mcp-cancellations'];
 if (!PGBOUNCER) {
   console.warn(`SKIPPED test/scale/pgbouncer.int.test.ts: no pgbouncer ${process.env.PGBOUNCER_PATH ? `at PGBOUNCER_PATH=${process.env.PGBOUNCER_PATH}` : 'on PATH or in /usr/sbin'} (install it with: apt-get install -y pgbouncer, or set PGBOUNCER_PATH)`);
 }
@@ -98,7 +100,7 @@ type Row = Record<string, unknown>;
     // Session work never goes through the pooler: the pooler's clients carry neither name.
     expect(clients.map((r) => r.application_name)).not.toContain('render-queue');
     expect(clients.map((r) => r.application_name)).not.toContain('render-run-events');
-    expect(clients.map((r) => r.application_name)).not.toContain('viewer-changes');
+    for (const name of SESSION_WORK) expect(clients.map((r) => r.application_name)).not.toContain(name);
     const direct = new Client({ connectionString: db.url });
     await direct.connect();
     try {
@@ -111,7 +113,7 @@ type Row = Record<string, unknown>;
       ]));
       // Server connections of the pooler: at most its pool size, however many requests ran. The session work
       // (LISTEN for run events and for viewer changes, pg-boss) connects straight to PostgreSQL, under its own names.
-      const pooled = sessions.filter((s) => !['render-run-events', 'render-queue', 'viewer-changes'].includes(s.application_name));
+      const pooled = sessions.filter((s) => !SESSION_WORK.includes(s.application_name));
       expect(pooled.length).toBeLessThanOrEqual(3);
     } finally {
       await direct.end();

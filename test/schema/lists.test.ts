@@ -13,6 +13,7 @@ import { FixedLists, listProblems } from './lists';
 const FIXED: FixedLists = {
   // fixed sets
   'Query.compositions': 'the compositions the service can render: a fixed set',
+  'AccountUsage.periods': 'one entry per period of the asked range, at most USAGE_PERIODS_MAX (168 hours or 93 days): the range is refused past it',
   'Query.researchGenres': "the provider's genre taxonomy (a fixed set), at most LIST_BOUNDS.researchGenres",
   'TrackStats.stats': 'one entry per requested source, each a known platform',
   // one provider request's answer, sized by its own limit

@@ -153,6 +153,77 @@ describe('SDK against the running service (real PostgreSQL)', () => {
   });
 });
 
+/**
+ * A proxy in front of the service that loses the answer of the first POST /graphql: the service
+ * did the mutation, the client saw its connection drop (as after a timeout or a network failure).
+ */
+async function lossyProxy(target: string): Promise<{ url: string; keys: (string | undefined)[]; close(): Promise<void> }> {
+  const keys: (string | undefined)[] = [];
+  let lost = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'POST') keys.push(req.headers['idempotency-key'] as string | undefined);
+      const { host: _host, ...headers } = req.headers;
+      fetch(`${target}${req.url}`, { method: req.method, headers: headers as Record<string, string>, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) })
+        .then(async (answer) => {
+          const body = Buffer.from(await answer.arrayBuffer());
+          if (req.method === 'POST' && !lost) {
+            lost = true;
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))));
+          res.end(body);
+        })
+        .catch(() => req.socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    keys,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('SDK Idempotency-Key (real PostgreSQL)', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: renderEnv() });
+    await t.deps.render.queue.start();
+    url = await listen(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('retries a POST whose answer was lost with the same Idempotency-Key: the service made one run and the SDK gets it', async () => {
+    const proxy = await lossyProxy(url);
+    const retries: { status: number }[] = [];
+    const nora = new MasClient({ url: proxy.url, apiKey: as.nora['x-api-key'], onRetry: (r) => retries.push(r) });
+    try {
+      const before = (await t.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from render_runs'))[0].n;
+      const started = await nora.render({ compositionId: 'title-card', inputProps: { title: 'lost answer' }, width: 8, height: 8, durationInFrames: 1 });
+      const after = (await t.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from render_runs'))[0].n;
+      expect(after - before).toBe(1);
+      expect(started.id).toEqual(expect.any(String));
+      expect(retries).toEqual([expect.objectContaining({ status: 0 })]);
+      expect(proxy.keys).toHaveLength(2);
+      expect(proxy.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(proxy.keys[1]).toBe(proxy.keys[0]);
+      // Another call is another key.
+      await nora.render({ compositionId: 'title-card', inputProps: { title: 'second' }, width: 8, height: 8, durationInFrames: 1 });
+      expect(proxy.keys[2]).not.toBe(proxy.keys[0]);
+    } finally {
+      await nora.close();
+      await proxy.close();
+    }
+  });
+});
+
 describe('SDK retries (real PostgreSQL, low rate limit)', () => {
   let t: TestApp;
   let url: string;

@@ -52,7 +52,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'No credentials, invalid, expired or revoked credentials, or both x-api-key and Authorization',
   403: 'Valid credentials without access to the requested account_id, organization_id or resource',
   404: 'Absent, or not visible to the caller',
-  409: 'Uniqueness clash',
+  409: 'Uniqueness clash, or (on a POST) a request with this Idempotency-Key is still being processed: retry after `Retry-After` seconds',
+  422: 'This Idempotency-Key was used with another request body or route (UNPROCESSABLE_CONTENT)',
   415: 'The request has a body that is not `application/json` (UTF-8)',
   429: 'Rate limit exceeded (RATE_LIMITED: the per-minute budget of the account, or of the client address without credentials); retry after `Retry-After` seconds',
   500: 'Unexpected error (the message is masked; the request id is in x-request-id)',
@@ -68,6 +69,7 @@ const ERROR_EXAMPLES: Record<number, ErrorBody> = {
   403: { status: 'error', error: 'No access to this account', code: 'FORBIDDEN' },
   404: { status: 'error', error: 'Not found', code: 'NOT_FOUND' },
   409: { status: 'error', error: 'A template with this title exists', code: 'CONFLICT' },
+  422: { status: 'error', error: 'This Idempotency-Key was used with another request body or route; use a new key for a new request', code: 'UNPROCESSABLE_CONTENT', details: [{ field: 'Idempotency-Key', message: 'was used with another request body or route' }] },
   415: { status: 'error', error: 'The body must be application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
   429: { status: 'error', error: 'Rate limit exceeded: retry after 12 seconds', code: 'RATE_LIMITED' },
   500: { status: 'error', error: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' },
@@ -215,6 +217,9 @@ function operationFor(
     }
   }
 
+  // Every POST takes an Idempotency-Key (src/http/idempotency.ts; README: Idempotency).
+  if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER(route.public === true));
+
   const success = String(route.responseStatus ?? 200);
   const sofaResponse = (sofaOperation.responses as Record<string, JsonObject>)['200'];
   const description = route.description ?? field.description ?? `${route.method} ${openApiPath(route.path)}`;
@@ -225,7 +230,7 @@ function operationFor(
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, ...(ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}) } },
-      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+      ...(status === 429 || status === 503 || (status === 409 && route.method === 'POST') ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
     };
   }
 
@@ -254,6 +259,17 @@ function operationFor(
   };
 }
 
+/** The Idempotency-Key header parameter of a POST (IETF draft "The Idempotency-Key HTTP Header Field"). */
+const IDEMPOTENCY_KEY_PARAMETER = (isPublic: boolean): JsonObject => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$' },
+  description: isPublic
+    ? 'Honoured only with credentials (keys belong to an account): without them this route runs every request.'
+    : 'A unique key (a UUID) for this request: a repeat with the same key and body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again, status and body, with `Idempotency-Replayed: true`, and does nothing twice. The same key with another body is a 422; a repeat while the first is running is a 409 with Retry-After. Keys are per account.',
+});
+
 /**
  * The error statuses a route can answer: 400 when it takes input, 415 when it reads a body, 401 and
  * (with input) 403 when it needs credentials, 404 with path parameters or id arguments, 429 (every
@@ -265,6 +281,11 @@ export function errorStatuses(route: RestRoute, args: readonly (GraphQLArgument 
   const statuses = new Set<number>([429, 500, 503]);
   if (args.length) statuses.add(400);
   if (route.method !== 'GET') statuses.add(415);
+  // An Idempotency-Key of an account: 409 while its first request runs, 422 with another body.
+  if (route.method === 'POST' && !route.public) {
+    statuses.add(409);
+    statuses.add(422);
+  }
   if (!route.public) {
     statuses.add(401);
     if (args.length) statuses.add(403);

@@ -16,6 +16,7 @@ import { rateSubject } from '../../auth/rate-limit';
 import { chargeRequest } from '../rate-limit';
 import { cancelOnDisconnect } from '../../db/statement-scope';
 import { cacheControl, NO_STORE, queryFieldPolicy } from '../caching';
+import { idempotencyKeyOf, idempotent } from '../idempotency';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -142,8 +143,20 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         next(error);
       }
     };
+    // Idempotency-Key on a POST of an account: a repeat answers the first answer again (src/http/idempotency.ts).
+    const idempotency = async (req: Request, res: ExpressResponse, next: NextFunction) => {
+      try {
+        const key = idempotencyKeyOf(req, deps.config.idempotency.maxKeyLength);
+        const viewer = req.ctx?.viewer;
+        if (key === undefined || !viewer) next();
+        else await idempotent(deps.idempotency, req, res, next, viewer.accountId, key);
+      } catch (error) {
+        next(error);
+      }
+    };
     // The operation's statements are cancelled if the client goes away before its answer.
-    const handlers: RequestHandler[] = readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
+    const handlers: RequestHandler[] =
+      route.method === 'POST' ? [authenticate, mediaType, json, idempotency, scoped, run] : readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
     router[method](route.path, ...handlers);
     chains.set(route, handlers);
   }

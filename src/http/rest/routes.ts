@@ -25,6 +25,30 @@ const SOCIALS_PAGE: Pick<RestRoute, 'select' | 'answer'> = {
 export const restRoutes: RestRoute[] = [
   // account
   { operation: 'Query.me', method: 'GET', path: '/accounts/me', tags: ['accounts'], select: '...AccountProfile', answer: { key: 'account', name: 'MeResult' } },
+  {
+    operation: 'Query.usage',
+    method: 'GET',
+    path: '/accounts/me/usage',
+    tags: ['accounts'],
+    select: 'from to granularity periods { ...UsagePeriod } totals { ...UsagePeriod } limits { ...UsageLimits } lag_seconds: lagSeconds',
+    answer: { key: 'usage', name: 'UsageResult' },
+  },
+  {
+    operation: 'Query.accountLimits',
+    method: 'GET',
+    path: '/accounts/:accountId/limits',
+    tags: ['accounts'],
+    select: 'account_id: accountId overrides { ...LimitOverrides } in_force: inForce { ...UsageLimits }',
+    answer: { key: 'limits', name: 'AccountLimitsResult' },
+  },
+  {
+    operation: 'Mutation.setAccountLimits',
+    method: 'PUT',
+    path: '/accounts/:accountId/limits',
+    tags: ['accounts'],
+    select: 'account_id: accountId overrides { ...LimitOverrides } in_force: inForce { ...UsageLimits }',
+    answer: { key: 'limits', name: 'SetAccountLimitsResult' },
+  },
   { operation: 'Query.organizations', method: 'GET', path: '/organizations', tags: ['organizations'], select: 'items { ...Organization }', answer: { key: 'organizations', items: true, name: 'OrganizationsResult' } },
   { operation: 'Mutation.createOrganization', method: 'POST', path: '/organizations', tags: ['organizations'], select: '...Organization', answer: { key: 'organization', name: 'OrganizationResult' } },
   {

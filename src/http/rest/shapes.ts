@@ -33,6 +33,14 @@ export const REST_SHAPES: Record<string, string> = {
   MembershipRevocation: 'fragment MembershipRevocation on MembershipRevocation { membership invitation invitations catalog_links: catalogLinks { ...RevokedCatalogLink } }',
   RevokedCatalogLink: 'fragment RevokedCatalogLink on RevokedCatalogLink { catalog_id: catalogId account_id: accountId }',
 
+  // usage
+  UsagePeriod:
+    'fragment UsagePeriod on UsagePeriod { start request_points: requestPoints research_points: researchPoints provider_calls: providerCalls stored_answers: storedAnswers render_runs: renderRuns render_pixel_frames: renderPixelFrames webhook_deliveries: webhookDeliveries }',
+  UsageLimits:
+    'fragment UsageLimits on UsageLimits { request_points_per_minute: requestPointsPerMinute research_points_per_minute: researchPointsPerMinute render_max_active: renderMaxActive render_daily_pixel_frames: renderDailyPixelFrames api_keys_max: apiKeysMax idempotency_keys_max: idempotencyKeysMax webhook_endpoints_max: webhookEndpointsMax }',
+  LimitOverrides:
+    'fragment LimitOverrides on LimitOverrides { request_points_per_minute: requestPointsPerMinute research_points_per_minute: researchPointsPerMinute render_max_active: renderMaxActive render_daily_pixel_frames: renderDailyPixelFrames api_keys_max: apiKeysMax webhook_endpoints_max: webhookEndpointsMax }',
+
   // auth
   ApiKey: 'fragment ApiKey on ApiKey { id name hint created_at: createdAt last_used_at: lastUsedAt revoked revoked_at: revokedAt }',
   NewApiKey: 'fragment NewApiKey on ApiKey { id name created_at: createdAt }',

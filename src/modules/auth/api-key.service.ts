@@ -38,6 +38,8 @@ export class ApiKeyService {
   constructor(
     private readonly repo: ApiKeyStore,
     private readonly settings: { apiKeyPrefix: string },
+    /** Active keys the caller may hold: MAX_ACTIVE_KEYS unless an admin set the account its own (apiKeysMax). */
+    private readonly maxActiveKeysOf: (accountId: string) => number = () => MAX_ACTIVE_KEYS,
   ) {}
 
   /** The newest LIST_BOUNDS.apiKeysListed keys (read whole), a page at a time: newest first, then by id. */
@@ -56,8 +58,9 @@ export class ApiKeyService {
   create(viewer: Viewer, input: CreateApiKeyInput): Promise<IssuedApiKey> {
     return this.repo.transaction(async (repo) => {
       await repo.lockKeyCreation(viewer.accountId);
-      if ((await repo.countActiveKeys(viewer.accountId)) >= MAX_ACTIVE_KEYS) {
-        throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active API keys; revoke one (DELETE /api/keys/{id}) first`);
+      const max = this.maxActiveKeysOf(viewer.accountId);
+      if ((await repo.countActiveKeys(viewer.accountId)) >= max) {
+        throw new AppError('CONFLICT', `An account may hold at most ${max} active API keys; revoke one (DELETE /api/keys/{id}) first`);
       }
       const { key, raw } = issueApiKey(repo, this.settings.apiKeyPrefix, viewer.accountId, input.name);
       await repo.flush();

@@ -6,7 +6,7 @@ import { requireViewer } from '../../auth/access';
 import { describe, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
 import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
-import { ApiKeyService } from './api-key.service';
+import { ApiKeyService, MAX_ACTIVE_KEYS } from './api-key.service';
 import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from './auth.inputs';
 import { AuthRepository } from './auth.repository';
 import { OnboardingService } from './onboarding.service';
@@ -27,7 +27,8 @@ const keysPageInput = z.object({
   limit: limitArg(LIST_BOUNDS.apiKeysListed, LIST_BOUNDS.apiKeysListed).describe(`Keys per page, 1 to ${LIST_BOUNDS.apiKeysListed} (default ${LIST_BOUNDS.apiKeysListed})`),
 });
 
-const apiKeys = (ctx: Context) => new ApiKeyService(new AuthRepository(ctx.em), ctx.deps.config.auth);
+const apiKeys = (ctx: Context) =>
+  new ApiKeyService(new AuthRepository(ctx.em), ctx.deps.config.auth, (accountId) => ctx.deps.limits.limit(accountId, 'apiKeysMax', MAX_ACTIVE_KEYS));
 const onboarding = (ctx: Context) => new OnboardingService(new AuthRepository(ctx.em), ctx.deps.config.auth, ctx.deps.mailer, ctx.log);
 
 @Resolver()

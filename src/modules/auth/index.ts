@@ -11,3 +11,6 @@ export const authModule = {
   resolvers: [AuthResolver],
   operations: authOperations,
 } satisfies AppModule;
+
+/** Active API keys an account may hold at once. */
+export { MAX_ACTIVE_KEYS } from './api-key.service';

@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Mailer } from '../../auth/mailer';
+import { budgetDetails } from '../../auth/rate-limit';
 import { AppError } from '../../common/errors';
 import type { Logger } from '../../common/logger';
 import { issueApiKey } from './api-key.service';
@@ -119,7 +120,7 @@ export class OnboardingService {
     if (outcome.kind === 'wrong') {
       throw new AppError('BAD_USER_INPUT', MESSAGES.wrongCode, { details: [{ field: 'code', message: 'is wrong or expired' }] });
     }
-    if (outcome.kind === 'dead') throw new AppError('RATE_LIMITED', MESSAGES.deadCode, { retryAfter: Math.max(1, outcome.retryAfter) });
+    if (outcome.kind === 'dead') throw new AppError('RATE_LIMITED', MESSAGES.deadCode, { retryAfter: Math.max(1, outcome.retryAfter), details: budgetDetails('verification_attempts', Math.max(1, outcome.retryAfter)) });
     return { account_id: outcome.accountId, api_key: outcome.raw, message: MESSAGES.verified };
   }
 
@@ -127,10 +128,10 @@ export class OnboardingService {
   private async enforceLimits(repo: Pick<AuthRepository, 'signupCounts'>, ip: string, email: string): Promise<void> {
     const counts = await repo.signupCounts(ip, email);
     if (counts.by_ip >= this.settings.signupLimitPerIpPerHour) {
-      throw new AppError('RATE_LIMITED', 'Too many signups from this network address; try again later', { retryAfter: Math.max(1, counts.ip_wait ?? 3600) });
+      throw new AppError('RATE_LIMITED', 'Too many signups from this network address; try again later', { retryAfter: Math.max(1, counts.ip_wait ?? 3600), details: budgetDetails('signups_per_address', Math.max(1, counts.ip_wait ?? 3600)) });
     }
     if (counts.by_email >= this.settings.signupLimitPerAddressPerHour) {
-      throw new AppError('RATE_LIMITED', 'Too many signups for this e-mail address; try again later', { retryAfter: Math.max(1, counts.email_wait ?? 3600) });
+      throw new AppError('RATE_LIMITED', 'Too many signups for this e-mail address; try again later', { retryAfter: Math.max(1, counts.email_wait ?? 3600), details: budgetDetails('signups_per_email', Math.max(1, counts.email_wait ?? 3600)) });
     }
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../common/errors';
+import { budgetDetails } from '../../auth/rate-limit';
 import type { Config } from '../../config/config';
 import type { RenderPayload } from './render.entity';
 import type { RenderStore } from './render.repository';
@@ -6,7 +7,7 @@ import type { RenderStore } from './render.repository';
 /** 429 of render admission; `limit` says which one (for metrics). */
 export class RenderLimitError extends AppError {
   constructor(readonly limit: 'active' | 'daily_budget', message: string, retryAfter: number) {
-    super('RATE_LIMITED', message, { retryAfter });
+    super('RATE_LIMITED', message, { retryAfter, details: budgetDetails(limit === 'active' ? 'render_max_active' : 'render_daily_pixel_frames', retryAfter) });
   }
 }
 

@@ -13,7 +13,19 @@ import { CancelRunInputType, CompositionType, RenderRunPage, RenderRunType, Rend
 
 /** The request's render service (resolvers, the subscription and the federation reference build it the same way). */
 export const renders = (ctx: Context): RenderService =>
-  new RenderService(new RenderRepository(ctx.em), ctx.loaders, ctx.deps.render, ctx.deps.config.render, ctx.log);
+  new RenderService(new RenderRepository(ctx.em), ctx.loaders, ctx.deps.render, renderSettings(ctx), ctx.log);
+
+/** The deployment's render limits, with the caller's own where an admin set them (src/auth/limit-overrides.ts). */
+function renderSettings(ctx: Context) {
+  const settings = ctx.deps.config.render;
+  if (!ctx.viewer) return settings;
+  const accountId = ctx.viewer.accountId;
+  return {
+    ...settings,
+    maxActivePerAccount: ctx.deps.limits.limit(accountId, 'renderMaxActive', settings.maxActivePerAccount),
+    dailyPixelFrames: ctx.deps.limits.limit(accountId, 'renderDailyPixelFrames', settings.dailyPixelFrames),
+  };
+}
 
 @Resolver()
 export class RenderResolver {

@@ -13,7 +13,12 @@ export const researchService = (ctx: Context) =>
     log: ctx.log,
     clientIp: ctx.clientIp,
     calls: ctx.providerCalls,
+    // The caller's usage view counts provider calls made and answers served from stored data (in memory: no statement).
+    tally: ctx.viewer ? usageTally(ctx, ctx.viewer.accountId) : undefined,
   });
+
+const usageTally = (ctx: Context, accountId: string) => (answer: 'provider' | 'stored') =>
+  ctx.deps.usage.add(accountId, answer === 'provider' ? { providerCalls: 1 } : { storedAnswers: 1 });
 
 /** The artist research links of a request, with the artist access rules and the research search they follow. */
 export const artistResearchService = (ctx: Context) =>

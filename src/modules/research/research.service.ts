@@ -82,6 +82,8 @@ export interface ResearchCollaborators {
    * charged for its provider-backed fields up front settles on this count (src/graphql/rate-limit.plugin.ts).
    */
   calls?: { made: number };
+  /** Records each research answer for the caller's usage: a provider call made, or an answer served from stored data. */
+  tally?: (answer: 'provider' | 'stored') => void;
 }
 
 /** How a track stats request reaches the provider and storage: directly, or through a batch. */
@@ -189,20 +191,25 @@ export class ResearchService {
   /** Stored data first for answers that are stored whole. */
   private async serve<T>(kind: ResearchKind, key: string, gate: ProviderGate, fetch: () => Promise<T>): Promise<Served<T>> {
     const row = await this.load(kind, key);
-    if (row && this.isFresh(row, kind)) return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+    const stored = (found: StoredAnswer): Served<T> => {
+      this.collab.tally?.('stored');
+      return { payload: found.payload as T, capturedAt: found.capturedAt, fromStore: true };
+    };
+    if (row && this.isFresh(row, kind)) return stored(row);
     if (!gate.configured) {
-      if (row) return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+      if (row) return stored(row);
       throw this.unconfigured(gate);
     }
     try {
       if (this.collab.calls) this.collab.calls.made += 1;
+      this.collab.tally?.('provider');
       const payload = await fetch();
       const capturedAt = await this.save([{ kind, key, source: gate.source, payload }]);
       return { payload, capturedAt, fromStore: false };
     } catch (error) {
       if (row && isProviderFailure(error)) {
         this.collab.log.warn({ kind, key, code: (error as AppError).code }, 'provider failed; serving stale stored data');
-        return { payload: row.payload as T, capturedAt: row.capturedAt, fromStore: true };
+        return stored(row);
       }
       throw error;
     }
@@ -296,10 +303,13 @@ export class ResearchService {
       data_source: 'stored',
       captured_at: row.capturedAt,
     });
-    const storedOnly = (): TrackStats => ({
-      result: 'success',
-      stats: input.source.flatMap((s, i) => (rows[i] ? [record(s, rows[i]!)] : [])),
-    });
+    const storedOnly = (): TrackStats => {
+      this.collab.tally?.('stored');
+      return {
+        result: 'success',
+        stats: input.source.flatMap((s, i) => (rows[i] ? [record(s, rows[i]!)] : [])),
+      };
+    };
 
     const missing = input.source.filter((_, i) => !rows[i] || !this.isFresh(rows[i]!, 'track_stats', io.now));
     if (!missing.length) return storedOnly();
@@ -311,7 +321,10 @@ export class ResearchService {
     const names = this.providers.platformNames;
     let answer: TrackStatsAnswer;
     try {
-      answer = await io.call(() => this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options }));
+      answer = await io.call(() => {
+        this.collab.tally?.('provider');
+        return this.providers.trackStats.trackStats({ idField, id, sources: missing.map((s) => names.upstream(s)), ...options });
+      });
     } catch (error) {
       if (rows.some(Boolean) && (isProviderFailure(error) || error instanceof RateLimitExceeded)) {
         this.collab.log.warn({ idField, id, code: (error as AppError).code }, 'track statistics provider not called or failed; serving stale stored data');

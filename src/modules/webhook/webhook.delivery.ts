@@ -277,6 +277,8 @@ export class WebhookDelivery {
     const attempts = delivery.attempts + 1;
     const last = [outcome.startedAt, outcome.durationMs, outcome.code, outcome.excerpt, outcome.error];
     await repo.transaction(async (tx) => {
+      // The attempt in the account's usage (README: Usage and limits), once: with the attempt's own row change below.
+      const countAttempt = () => tx.countDeliveryAttempt(delivery.account_id, outcome.startedAt);
       let changed: unknown[];
       if (outcome.ok) {
         changed = await tx.rows(
@@ -285,7 +287,10 @@ export class WebhookDelivery {
             where "id" = ? and "status" = 'pending' and "attempts" = ? returning "id"`,
           [attempts, ...last, delivery.id, delivery.attempts],
         );
-        if (changed.length) await tx.rows('update "webhook_endpoints" set "failing_since" = null where "id" = ?', [endpoint.id]);
+        if (changed.length) {
+          await tx.rows('update "webhook_endpoints" set "failing_since" = null where "id" = ?', [endpoint.id]);
+          await countAttempt();
+        }
       } else {
         const delay = retrySchedule[attempts - 1];
         changed = await tx.rows(
@@ -296,6 +301,7 @@ export class WebhookDelivery {
           [attempts, ...last, delivery.id, delivery.attempts],
         );
         if (changed.length) {
+          await countAttempt();
           await tx.rows(
             `update "webhook_endpoints" set "failing_since" = coalesce("failing_since", ?),
                 "enabled" = case when coalesce("failing_since", ?) <= now() - ? * interval '1 second' then false else "enabled" end,

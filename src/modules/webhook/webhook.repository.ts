@@ -76,6 +76,18 @@ export class WebhookRepository {
     return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
   }
 
+  /**
+   * One delivery attempt in the account's usage for the attempt's hour (`account_usage`, whose other
+   * figures the API instances flush: src/auth/usage.ts). The one statement of this module on that table.
+   */
+  async countDeliveryAttempt(accountId: string, at: Date): Promise<void> {
+    await this.rows(
+      `insert into "account_usage" ("account_id", "hour", "webhook_deliveries") values (?, date_trunc('hour', ?::timestamptz at time zone 'UTC') at time zone 'UTC', 1)
+       on conflict ("account_id", "hour") do update set "webhook_deliveries" = "account_usage"."webhook_deliveries" + 1`,
+      [accountId, at],
+    );
+  }
+
   /** Serialises endpoint creation per account (the cap is counted under it). */
   async lockAccount(accountId: string): Promise<void> {
     await this.rows(`select pg_advisory_xact_lock(hashtextextended('webhook-endpoints:' || ?, 0))`, [accountId]);

@@ -26,7 +26,10 @@ const endpointsPageInput = z.object({
   limit: limitArg(100, 100).describe('Endpoints per page, 1 to 100 (default 100: all of them)'),
 });
 
-export const webhooks = (ctx: Context): WebhookService => new WebhookService(new WebhookRepository(ctx.em), ctx.deps.config.webhook);
+export const webhooks = (ctx: Context): WebhookService =>
+  new WebhookService(new WebhookRepository(ctx.em), ctx.deps.config.webhook, (accountId) =>
+    ctx.deps.limits.limit(accountId, 'webhookEndpointsMax', ctx.deps.config.webhook.maxEndpointsPerAccount),
+  );
 
 @Resolver()
 export class WebhookResolver {

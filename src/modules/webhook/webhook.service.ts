@@ -66,6 +66,8 @@ export class WebhookService {
   constructor(
     private readonly repo: WebhookRepository,
     private readonly settings: WebhookSettings,
+    /** The account's endpoint cap: its override (an admin's, README Per-account limits), else WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT. */
+    private readonly maxEndpointsOf: (accountId: string) => number = () => settings.maxEndpointsPerAccount,
   ) {}
 
   async list(viewer: Viewer, request: PageRequest): Promise<PageOf<WebhookEndpointType>> {
@@ -82,7 +84,7 @@ export class WebhookService {
     const secret = newSigningSecret();
     const row = await this.repo.transaction(async (repo) => {
       await repo.lockAccount(viewer.accountId);
-      const max = this.settings.maxEndpointsPerAccount;
+      const max = this.maxEndpointsOf(viewer.accountId);
       if ((await repo.countEndpoints(viewer.accountId)) >= max) {
         throw new AppError('CONFLICT', `An account may register at most ${max} webhook endpoints; delete one (DELETE /api/webhooks/{id}) first`);
       }
