@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { AppError, badInput, forbidden } from '../common/errors';
+import { AppError, badInput, forbidden, notFound } from '../common/errors';
 import { pgArray } from '../db/sql';
 import { Viewer, viewerScope } from './viewer';
 
@@ -108,7 +108,14 @@ export class AccessPolicy {
     if (accountId === undefined || accountId === null || accountId === viewer.accountId) return viewer.accountId;
     if (!UUID.test(accountId)) throw badInput('account_id', 'must be a UUID');
     if (!(await this.canAccessAccount(viewer, accountId))) throw forbidden();
+    // An admin may act for any account, so the id may name none: a 404, not a write that fails on its foreign key
+    // (a member's reach already implies the account exists).
+    if (viewer.isAdmin && !(await this.accountExists(accountId))) throw notFound('Account');
     return accountId;
+  }
+
+  private async accountExists(accountId: string): Promise<boolean> {
+    return (await this.em.getConnection().execute<{ ok: number }[]>('select 1 as ok from accounts where id = ?', [accountId])).length > 0;
   }
 
   /** organization_id is allowed when the caller is a member of it, is it, or is an admin. */

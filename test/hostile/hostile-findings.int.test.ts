@@ -280,4 +280,22 @@ describe('hostile input findings (issue 11)', () => {
       expect(problems).toEqual([]);
     });
   });
+  it('an admin acting for an account that does not exist gets a 404 naming no account, never a 500, and nothing is written (found by the hostile suite)', async () => {
+    const nobody = '00000000-0000-4000-8000-00000000ffff';
+    const count = async () => Number((await t.orm.em.getConnection().execute<{ n: string }[]>('select count(*) as n from catalogs'))[0].n);
+    const before = await count();
+    const answers = [
+      await t.http().post('/api/catalogs').set(as.ada).send({ name: 'For nobody', account_id: nobody }),
+      await t.http().get('/api/catalogs').query({ account_id: nobody }).set(as.ada),
+      await t.http().get('/api/artists').query({ account_id: nobody }).set(as.ada),
+    ];
+    expect(answers.map((a) => [a.status, a.body.code])).toEqual([
+      [404, 'NOT_FOUND'],
+      [404, 'NOT_FOUND'],
+      [404, 'NOT_FOUND'],
+    ]);
+    const graph = await t.graphql('mutation($input: AddCatalogInput!) { addCatalog(input: $input) { id } }', { input: { name: 'For nobody', accountId: nobody } }, as.ada);
+    expect(graph.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(await count()).toBe(before);
+  });
 });
