@@ -13,6 +13,8 @@ const gets = routes.filter((r) => r.method === 'GET');
 /** Each REST GET route's Cache-Control, decided route family by route family (README: HTTP caching). */
 const EXPECTED: Record<string, string> = {
   'GET /accounts/me': 'private, no-cache',
+  'GET /accounts/me/usage': 'private, no-cache',
+  'GET /accounts/:accountId/limits': 'private, no-cache',
   'GET /organizations': 'private, no-cache',
   'GET /keys': 'no-store',
   'GET /artist/socials': 'private, no-cache',

@@ -56,6 +56,9 @@ export const QUERY_CACHE: Readonly<Record<string, CachePolicy>> = {
   webhookEndpoints: REVALIDATE,
   webhookEndpoint: REVALIDATE,
   webhookDeliveries: REVALIDATE,
+  // The account's usage (it grows as the account works: revalidated each time) and its limits.
+  usage: REVALIDATE,
+  accountLimits: REVALIDATE,
   // Credentials, and runs with their signed video links.
   apiKeys: NO_STORE,
   runs: NO_STORE,
