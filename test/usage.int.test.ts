@@ -51,7 +51,8 @@ describe('usage an account can see (real PostgreSQL, two instances)', () => {
       idempotency_keys_max: t.config.idempotency.maxKeysPerAccount,
       webhook_endpoints_max: t.config.webhook.maxEndpointsPerAccount,
     });
-    expect(res.headers['cache-control']).toMatch(/no-store/);
+    // The caller's own figures: kept by no shared cache, revalidated on each read (src/http/caching.ts).
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(await t.orm.em.getConnection().execute(`select count(*)::int as n from account_usage where account_id = ?`, [other.account.id])).toEqual([{ n: 1 }]);
 
     // The same on GraphQL, by day (this request's own point and the REST read above are counted once flushed).
