@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     `  GraphQL   ${base}/graphql  (queries, mutations; subscriptions over graphql-ws and SSE on the same path)`,
     `  REST      ${base}/api       (e.g. curl -H 'x-api-key: <key>' ${base}/api/accounts/me)`,
     `  Docs      ${base}/api/docs  ${base}/api/openapi.json   GraphiQL: ${base}/graphql in a browser`,
+    `  Dashboard ${base}/dashboard  (live render runs; start at ${base}/welcome)`,
+    `  MCP       ${base}/mcp        (AI agents: Streamable HTTP, or \`mas mcp\` over stdio)`,
     `  Health    ${base}/healthz   ${base}/readyz   ${base}/metrics`,
     `  Renders   ${worker ? `${config.render.workers} in-process render worker(s)` : 'no in-process worker (RENDER_WORKERS=0): run `npm run worker`'}, files in ${config.render.s3 ? `s3://${config.render.s3.bucket}/${config.render.s3.prefix}` : config.render.storageDir}`,
     `  ffmpeg    ${ffmpeg.version} (${FFMPEG_SOURCES[ffmpeg.source]})`,

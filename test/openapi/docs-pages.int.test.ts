@@ -29,6 +29,13 @@ describe('in-browser docs pages, offline (npm-bundled assets)', () => {
     }
   }
 
+  it('leads /docs to the REST API reference (where people look first)', async () => {
+    for (const path of ['/docs', '/docs/']) {
+      const res = await t.http().get(path);
+      expect({ path, status: res.status, location: res.headers.location }).toEqual({ path, status: 302, location: '/api/docs' });
+    }
+  });
+
   it('serves the REST API reference at /api/docs without credentials', async () => {
     const res = await t.http().get('/api/docs');
     expect(res.status).toBe(200);

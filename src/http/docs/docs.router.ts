@@ -46,6 +46,11 @@ export function docsRouter(openapi: OpenApiDocument): express.Router {
     res.locals.route = '/favicon.ico';
     res.type(icon.type).set('cache-control', 'public, max-age=86400').sendFile(icon.file);
   });
+  // Where people look first: /docs and /api (in a browser) lead to the reference.
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res.locals.route = '/docs';
+    res.set('cache-control', PUBLIC_PAGE).redirect(302, '/api/docs');
+  });
   router.get(['/api/docs', '/api/docs/'], (_req, res) => {
     res.locals.route = '/api/docs';
     res.type('text/html; charset=utf-8').set('content-security-policy', DOCS_CSP).set('cache-control', PUBLIC_PAGE).send(swaggerPage());
