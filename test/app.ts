@@ -16,6 +16,12 @@ import { SqlCounter } from './sql-counter';
 /** The Accept header of a client that wants GraphQL over HTTP's statuses (4xx/5xx for an answer without data). */
 export const GRAPHQL_RESPONSE_JSON = { accept: 'application/graphql-response+json' } as const;
 
+/** A GraphQL answer but for the budget left in its extensions.cost, which each request spends: two answers to compare. */
+export const withoutBudgetLeft = (body: { extensions?: { cost?: { throttleStatus?: object } } }) =>
+  body.extensions?.cost?.throttleStatus
+    ? { ...body, extensions: { ...body.extensions, cost: { ...body.extensions.cost, throttleStatus: { ...body.extensions.cost.throttleStatus, currentlyAvailable: 'spent' } } } }
+    : body;
+
 export interface TestApp {
   app: App;
   deps: AppDeps;

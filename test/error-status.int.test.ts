@@ -6,7 +6,7 @@ import type supertest from 'supertest';
 import { DEMO } from '../src/db/seeders/demo.data';
 import { ERROR_STATUS } from '../src/http/rest/error-status';
 import type { ErrorCode } from '../src/common/errors';
-import { createTestApp, TestApp } from './app';
+import { createTestApp, TestApp, withoutBudgetLeft } from './app';
 import { as } from './demo';
 import { createAccount } from './factories';
 
@@ -89,9 +89,6 @@ describe('HTTP statuses of error codes, REST and GraphQL alike', () => {
       partial: true,
     },
   ];
-
-  const withoutBudgetLeft = (body: { extensions?: { cost?: { throttleStatus?: object } } }) =>
-    body.extensions?.cost?.throttleStatus ? { ...body, extensions: { ...body.extensions, cost: { ...body.extensions.cost, throttleStatus: { ...body.extensions.cost.throttleStatus, currentlyAvailable: 'spent' } } } } : body;
 
   it.each(cases().map((c) => [c.name, c.code]))('%s: %s has its one status on REST and GraphQL (graphql-response+json), and 200 as application/json', async (name) => {
     const c = cases().find((x) => x.name === name)!;

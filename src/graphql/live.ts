@@ -12,11 +12,11 @@ import { formatGraphQLError } from './apollo';
 import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
 import { variablesError } from './input-guard';
-import { Caller, chargeOperation, chargeRefusedCredentials, chargeRefusedOperation, costExtension, OnRateLimited, OperationCharge, settleOperation } from './rate-limit.plugin';
+import { Caller, chargeOperation, chargeRefusedCredentials, chargeRefusedOperation, CostExtension, OnRateLimited, OperationCharge, settleAnswer } from './rate-limit.plugin';
 import { rateLimitedError } from '../auth/rate-limit';
 import { boundedAnswer } from './executor';
 import { operationRequestErrors } from './request-errors';
-import { answerCost, noProviderFields, ProviderFields } from './cost';
+import { noProviderFields, ProviderFields } from './cost';
 import type { Context } from './context';
 
 /**
@@ -190,15 +190,13 @@ export class LiveGate {
   async answer<T extends { data?: unknown; errors?: readonly GraphQLError[] }>(result: T, contextValue?: unknown): Promise<T | undefined> {
     const answer = boundedAnswer(result, this.deps.config.graphql.maxResponseBytes);
     const charged = contextValue && typeof contextValue === 'object' ? this.charges.get(contextValue) : undefined;
-    let cost: ReturnType<typeof costExtension> | undefined;
+    let cost: CostExtension | undefined;
     if (charged) {
       this.charges.delete(contextValue as object);
-      const { providerCalls } = contextValue as Context;
       // An answer without data (or replaced for its size) keeps its whole charge.
       const ran = answer === result && result.data != null;
-      const actual = ran ? answerCost(this.schema, charged.document, charged.operationName, result.data, this.limits.providerFields, providerCalls.made) : charged.charge.requested;
-      const settled = await settleOperation(this.deps, charged.caller, charged.charge, actual, ran ? providerCalls.made : charged.charge.providerCalls);
-      cost = costExtension(charged.charge.requested, settled.actual, settled.api);
+      const answered = ran ? { schema: this.schema, document: charged.document, operationName: charged.operationName, data: result.data } : undefined;
+      cost = (await settleAnswer(this.deps, charged.caller, charged.charge, answered, this.limits.providerFields, (contextValue as Context).providerCalls.made)).extension;
     }
     const extensions = cost ? { extensions: { ...('extensions' in answer ? (answer.extensions as object) : {}), cost } } : {};
     if (!answer.errors?.length) return answer === result && !cost ? undefined : ({ ...answer, ...extensions } as T);

@@ -120,6 +120,33 @@ export async function settleOperation(deps: AppDeps, caller: Caller, charge: Ope
   return { actual, api, decision: decisive([api, research].filter((d): d is RateDecision => d !== undefined)) };
 }
 
+/** What an operation answered, to weigh it by: absent when it did not run (its whole charge is kept). */
+export interface Answered {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  data: unknown;
+}
+
+/**
+ * Settles an operation's charge on its answer, the one way for every transport (HTTP here, graphql-ws
+ * and SSE in src/graphql/live.ts): weighed by the same model as its estimate (`answerCost`) with the
+ * provider calls it made, or, when it did not run (no data, an answer replaced for its size), at its
+ * whole charge. Answers the settlement and the answer's `extensions.cost`.
+ */
+export async function settleAnswer(
+  deps: AppDeps,
+  caller: Caller,
+  charge: OperationCharge,
+  answered: Answered | undefined,
+  providerFields: ProviderFields,
+  providerCallsMade: number,
+): Promise<{ settled: Settlement; extension: CostExtension }> {
+  const actual = answered ? answerCost(answered.schema, answered.document, answered.operationName, answered.data, providerFields, providerCallsMade) : charge.requested;
+  const settled = await settleOperation(deps, caller, charge, actual, answered ? providerCallsMade : charge.providerCalls);
+  return { settled, extension: costExtension(charge.requested, settled.actual, settled.api) };
+}
+
 /**
  * `extensions.cost` of a GraphQL answer: the weight asked for up front (null for a document that
  * could not be weighed: it did not parse or validate), the points the request took from the general
@@ -233,10 +260,10 @@ export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, o
             const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
             // An answer without data (variables that did not coerce, an answer past GRAPHQL_MAX_RESPONSE_BYTES) keeps its whole charge.
             const ran = executed && body?.data != null && document;
-            const actual = ran ? answerCost(schema, document, request.operationName, body.data, providerFields, contextValue.providerCalls.made) : charge.requested;
-            const settled = await settleOperation(deps, contextValue, charge, actual, ran ? contextValue.providerCalls.made : charge.providerCalls);
+            const answered = ran ? { schema, document, operationName: request.operationName, data: body.data } : undefined;
+            const { settled, extension: answeredCost } = await settleAnswer(deps, contextValue, charge, answered, providerFields, contextValue.providerCalls.made);
             setHeaders(response.http.headers, settled.decision);
-            extension = costExtension(charge.requested, settled.actual, settled.api);
+            extension = answeredCost;
             charge = undefined;
           }
           if (!extension) return;
