@@ -17,11 +17,11 @@ import { createTestApp, GRAPHQL_RESPONSE_JSON, TestApp } from './app';
 import { as, DEMO } from './demo';
 import { createAccount, createArtist } from './factories';
 
-/** The composed research query of README.md (Limits), as the README writes it. */
+/** The composed research query of docs/api/limits.md, as the page writes it. */
 function readmeComposedQuery(): string {
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  const readme = readFileSync(join(__dirname, '..', 'docs', 'api', 'limits.md'), 'utf8');
   const block = /```graphql\n\s*# the composed research query[^\n]*\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no "# the composed research query" graphql block');
+  if (!block) throw new Error('docs/api/limits.md has no "# the composed research query" graphql block');
   return block[1];
 }
 
@@ -58,7 +58,7 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     return rows[0]?.points ?? 0;
   };
 
-  it('charges the README composed query under 40 points for an account with two artists, and tells the client', async () => {
+  it('charges the documented composed query under 40 points for an account with two artists, and tells the client', async () => {
     const query = readmeComposedQuery();
     const upperBound = weigh(query);
     // The bound it is charged up front: 5 artists (research and profile: provider calls) × 5 catalogs × 20 songs with stats.
@@ -78,7 +78,7 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     expect(cost.requestedQueryCost).toBe(upperBound.cost);
     expect(cost.actualQueryCost).toBeGreaterThanOrEqual(1);
     expect(cost.actualQueryCost).toBeLessThan(40);
-    // As README.md says: 1 root + 1 batch of stats (10) + 1 per 10 songs answered; the objects are under 100.
+    // As docs/api/limits.md says: 1 root + 1 batch of stats (10) + 1 per 10 songs answered; the objects are under 100.
     expect(cost.actualQueryCost).toBe(13);
     // What the budget holds is what the answer says: the upper bound was taken, the difference given back.
     expect(await pointsOf(`api:acct:${DEMO.nora}`)).toBe(before + cost.actualQueryCost);

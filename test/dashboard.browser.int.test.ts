@@ -132,7 +132,7 @@ async function startRender(page: Page, composition: string, size: { width: numbe
       return { error: v.error?.message ?? null, width: v.videoWidth, height: v.videoHeight, duration: v.duration };
     });
     expect(video).toEqual({ error: null, width: 640, height: 360, duration: expect.closeTo(5, 0) });
-    // README's picture (docs/dashboard.png): a frame past the fade-in.
+    // The picture in docs/api/renders.md (docs/dashboard.png): a frame past the fade-in.
     if (process.env.DASHBOARD_SCREENSHOT) {
       await page.evaluate(() => new Promise((resolve) => {
         const v = document.getElementById('player') as HTMLVideoElement;

@@ -10,7 +10,7 @@ import { validRequest } from './support/route-requests';
 const routes = routeTable(operations);
 const gets = routes.filter((r) => r.method === 'GET');
 
-/** Each REST GET route's Cache-Control, decided route family by route family (README: HTTP caching). */
+/** Each REST GET route's Cache-Control, decided route family by route family (docs/api/caching.md). */
 const EXPECTED: Record<string, string> = {
   'GET /accounts/me': 'private, no-cache',
   'GET /accounts/me/usage': 'private, no-cache',

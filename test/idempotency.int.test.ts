@@ -6,7 +6,7 @@ import { fingerprintOf } from '../src/http/idempotency';
 const small = { compositionId: 'title-card', inputProps: { title: 'Once' }, width: 64, height: 48, fps: 10, durationInFrames: 10 };
 const renderMutation = (title: string) => `mutation { renderVideo(input: { compositionId: "title-card", inputProps: { title: "${title}" }, width: 8, height: 8, durationInFrames: 1 }) { id } }`;
 
-/** Idempotency-Key on POST (README: Idempotency): no worker runs, so accepted runs stay QUEUED and count against the active cap. */
+/** Idempotency-Key on POST (docs/api/idempotency.md): no worker runs, so accepted runs stay QUEUED and count against the active cap. */
 describe('Idempotency-Key (real PostgreSQL)', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   }
 }
 
-/** Per-account limit overrides (README: Usage and limits), set by an admin on one instance, applied on both. */
+/** Per-account limit overrides (docs/api/usage.md), set by an admin on one instance, applied on both. */
 describe('per-account limit overrides (real PostgreSQL, two instances)', () => {
   let t: TestApp;
   beforeAll(async () => {

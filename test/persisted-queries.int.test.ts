@@ -12,7 +12,7 @@ import { createAccount } from './factories';
 
 const sha = (query: string) => createHash('sha256').update(query).digest('hex');
 const apq = (sha256Hash: string) => ({ persistedQuery: { version: 1, sha256Hash } });
-/** Apollo's CSRF prevention lets a GET through with this header (README: persisted queries). */
+/** Apollo's CSRF prevention lets a GET through with this header (docs/api/caching.md: persisted queries). */
 const PREFLIGHT = { 'apollo-require-preflight': 'true' };
 
 describe('automatic persisted queries shared by every instance (PostgreSQL)', () => {
@@ -31,7 +31,7 @@ describe('automatic persisted queries shared by every instance (PostgreSQL)', ()
     await t?.close();
   });
 
-  // Statuses as the GraphQL-over-HTTP spec gives them for its own media type (README: Errors).
+  // Statuses as the GraphQL-over-HTTP spec gives them for its own media type (docs/api/errors.md).
   const onA = () => ({ post: (path: string) => supertest(t.app.server).post(path).set(GRAPHQL_RESPONSE_JSON), get: (path: string) => supertest(t.app.server).get(path).set(GRAPHQL_RESPONSE_JSON) });
   const onB = () => ({ post: (path: string) => supertest(b.server).post(path).set(GRAPHQL_RESPONSE_JSON), get: (path: string) => supertest(b.server).get(path).set(GRAPHQL_RESPONSE_JSON) });
 

@@ -28,7 +28,7 @@ function expectHeaders(res: supertest.Response, limit: number, remaining: number
 
 function expectRateLimited(res: supertest.Response) {
   expect(res.status).toBe(429);
-  // Every 429 names its budget and when it refills (README: Usage and limits).
+  // Every 429 names its budget and when it refills (docs/api/usage.md).
   expect(res.body).toEqual({
     status: 'error',
     code: 'RATE_LIMITED',

@@ -129,7 +129,7 @@ describe('REST input is as strict as the graph: an unknown member is a 400 namin
     expect(res.body.details).toEqual([{ field: 'id', message: 'is given in the path, not the body' }]);
   });
 
-  it('every parameter api-spec.md documents is still accepted, including those the operation reads only sometimes', async () => {
+  it('every parameter docs/api/rest.md documents is still accepted, including those the operation reads only sometimes', async () => {
     const accepted = async (url: string, query: Record<string, string>) => {
       const res = await t.http().get(url).query(query).set(as.nora);
       // Track stats asking for more than the stored answer holds needs the provider (a 503 in tests): anything but a 400 is accepted input.

@@ -6,7 +6,7 @@ import { Sandbox, startSandbox } from '../src/providers/sandbox';
 
 const render = { compositionId: 'title-card', inputProps: { title: 'Usage' }, width: 64, height: 48, fps: 10, durationInFrames: 10 };
 
-/** GET /api/accounts/me/usage and Query.usage (README: Usage and limits), over two API instances on one database. */
+/** GET /api/accounts/me/usage and Query.usage (docs/api/usage.md), over two API instances on one database. */
 describe('usage an account can see (real PostgreSQL, two instances)', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -340,7 +340,7 @@ describe('webhook delivery to a real receiver (http and private addresses allowe
     expect(new Set(pings.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(pings.every((r) => verifies(secret, r))).toBe(true);
     expect((await t.http().get(`/api/webhooks/${id}`).set(account.headers)).body.webhook.failing_since).toBeNull();
-    // Every attempt is in the account's usage, the failed ones too (README: Usage and limits), counted with the attempt.
+    // Every attempt is in the account's usage, the failed ones too (docs/api/usage.md), counted with the attempt.
     const usage = await t.http().get('/api/accounts/me/usage').query({ granularity: 'hour' }).set(account.headers);
     expect(usage.status).toBe(200);
     expect(usage.body.usage.totals.webhook_deliveries).toBe(done.attempts);

@@ -4,7 +4,7 @@ import { DEMO } from '../../test/demo';
 import { AccessPolicy } from './access';
 import type { Viewer } from './viewer';
 
-/** Rules 5-9 of the contract and decisions §3, on the demo data set. */
+/** The access rules of docs/api/auth.md ("Who may act on which account") and decisions §3 (docs/decisions.md), on the demo data set. */
 describe('AccessPolicy', () => {
   let t: TestApp;
   let policy: AccessPolicy;

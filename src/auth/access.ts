@@ -30,7 +30,7 @@ export function reachCondition(viewer: Viewer, column: string): SqlCondition {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The one place the access rules (api-spec Authentication rules 5-9, decisions §3) live.
+ * The one place the access rules (docs/api/auth.md "Who may act on which account", decisions §3 in docs/decisions.md) live.
  * Access to account X: X is the caller or an organization it is a member of, X is a member of one
  * of the caller's organizations (or of the organization the caller is), X is an artist on a roster
  * of the caller or its organizations, or the caller belongs to the admin organization.

@@ -1,7 +1,7 @@
 import type { Logger } from '../common/logger';
 import type { Orm } from '../db/orm';
 
-/** What an account's usage record counts per hour (README: Usage and limits). */
+/** What an account's usage record counts per hour (docs/api/usage.md). */
 export interface UsageCounts {
   /** Request points taken from the per-minute budget (refunds given back). */
   requestPoints: number;

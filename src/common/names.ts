@@ -3,7 +3,7 @@ import { AppError, FieldProblem } from './errors';
 
 /**
  * The one rule for a field's names on the two faces. GraphQL names are camelCase; the REST contract
- * (api-spec.md) names the same field in snake_case (`accountId` ↔ `account_id`), except the fields
+ * (docs/api/rest.md) names the same field in snake_case (`accountId` ↔ `account_id`), except the fields
  * below, which the contract has always named in camelCase. A REST path parameter is named by the
  * route path itself (`/organizations/:id/members/:accountId`).
  *

@@ -220,8 +220,8 @@ describe('render object storage (issue 17)', () => {
     expect(() => loadConfig({ S3_PUBLIC_ENDPOINT: 'https://media.example.com' })).toThrow(/S3_PUBLIC_ENDPOINT: is only used with RENDER_STORAGE/);
   });
 
-  it('documents every variable in README.md (the RESEARCH_TTL_* family by its suffixes)', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  it('documents every variable in docs/operations/configuration.md (the RESEARCH_TTL_* family by its suffixes)', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'operations', 'configuration.md'), 'utf8');
     const undocumented = CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``) && !(name.startsWith('RESEARCH_TTL_') && readme.includes(`\`${name.slice('RESEARCH_TTL'.length)}\``)));
     expect(undocumented).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_BOUNDS } from '../common/bounds';
 
 /**
- * The one place that reads process.env. Every variable is documented in README.md (Configuration).
+ * The one place that reads process.env. Every variable is documented in docs/operations/configuration.md.
  * A wrong value stops start-up with a message naming the variable.
  */
 const bool = z
@@ -335,7 +335,7 @@ export interface Config {
   /** Pending invitations an organization may have out, and an account may hold, at a time. */
   memberships: { invitationsPerOrganization: number; invitationsPerAccount: number };
   sessions: { defaultModelId: string };
-  /** What one write may add to the catalog and rosters (README: Bounds on growth). */
+  /** What one write may add to the catalog and rosters (docs/api/resources.md: Bounds on growth). */
   bounds: {
     /** New artist accounts one catalog-songs write may create (CATALOG_MAX_NEW_ARTISTS_PER_WRITE). */
     newArtistsPerWrite: number;
@@ -369,14 +369,14 @@ export interface Config {
       memoryBytes: number;
     };
   };
-  /** The usage record (README: Usage and limits). */
+  /** The usage record (docs/api/usage.md). */
   usage: {
     /** How often an instance adds the usage it gathered in memory to PostgreSQL (USAGE_FLUSH_INTERVAL_MS): what a crash may lose. */
     flushIntervalMs: number;
     /** Account-hours an instance gathers between flushes at most (USAGE_MAX_PENDING); past it a flush starts at once. */
     maxPending: number;
   };
-  /** Idempotency-Key on POST (README: Idempotency). */
+  /** Idempotency-Key on POST (docs/api/idempotency.md). */
   idempotency: {
     /** How long a key and its answer are kept (IDEMPOTENCY_TTL_HOURS). */
     ttlHours: number;
@@ -406,7 +406,7 @@ export interface Config {
      */
     eventLoopResolutionMs: number;
   };
-  /** Request limits: points per minute per credential, GraphQL cost ceiling, websocket caps (README: Limits). */
+  /** Request limits: points per minute per credential, GraphQL cost ceiling, websocket caps (docs/api/limits.md). */
   requestLimits: {
     /** Points a minute for an account (keys and JWTs alike), or a client IP when unauthenticated. */
     perMinute: number;

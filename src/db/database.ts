@@ -79,7 +79,7 @@ export const STARTUP_LOCK = 'mas:startup-migrations';
 
 /**
  * The statement_timeout the ORM pool sends when it connects (a startup parameter). A DATABASE_URL
- * that is not DATABASE_LISTEN_URL goes through a transaction pooler (README, Running at scale), and
+ * that is not DATABASE_LISTEN_URL goes through a transaction pooler (docs/operations/scale.md), and
  * PgBouncer refuses a connection that sends statement_timeout (before 1.20; later ones only with
  * `track_extra_parameters`): there the timeout is the database role's (`ALTER ROLE … SET
  * statement_timeout`), which every server connection PgBouncer opens takes, and none is sent.

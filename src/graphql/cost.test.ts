@@ -117,7 +117,7 @@ describe('operationCost', () => {
         if (declaredBound(field) === undefined) unbounded.push(`${type.name}.${field.name}`);
       }
     }
-    // Left as they are (README, Bounds on growth; test/schema/lists.test.ts UNBOUNDED): membership lists (the members area caps
+    // Left as they are (docs/api/resources.md, Bounds on growth; test/schema/lists.test.ts UNBOUNDED): membership lists (the members area caps
     // invitations), and the mutation answers that list what is left after a removal or what a removal ended.
     expect(unbounded.sort()).toEqual([
       'AccountProfile.invitations', 'AccountProfile.organizations',

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { cacheControl, NO_STORE, operationPolicy } from '../http/caching';
 
 /**
- * Apollo: the Cache-Control of a GraphQL answer (README: HTTP caching). A GET query's answer takes
+ * Apollo: the Cache-Control of a GraphQL answer (docs/api/caching.md). A GET query's answer takes
  * the strictest policy of its root fields (src/http/caching.ts, the same table as the REST routes);
  * an answer with errors, or to anything else, is `no-store` (Apollo's own "private, no-cache" on
  * PERSISTED_QUERY_NOT_FOUND included). Vary is set before Apollo (src/app.ts).

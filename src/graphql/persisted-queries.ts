@@ -5,7 +5,7 @@ import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
 import { hotQuery } from '../db/sql';
 
-/** Bounds of the persisted-query store (README: HTTP caching and persisted queries). */
+/** Bounds of the persisted-query store (docs/api/caching.md). */
 export type PersistedQueryLimits = Config['graphql']['apq'];
 
 /**

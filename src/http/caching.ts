@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DocumentNode, FragmentDefinitionNode, Kind, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 
 /**
- * How an answer to a GET may be kept (README: HTTP caching and persisted queries):
+ * How an answer to a GET may be kept (docs/api/caching.md):
  * - `reuse`: the same for every caller and slow to change (provider data, the composition list):
  *   `private, max-age=N`: the caller's own cache may answer from it for N seconds;
  * - `revalidate`: the caller's own data, which its own writes change: `private, no-cache`, kept by
@@ -112,7 +112,7 @@ export function operationPolicy(document: DocumentNode, operation: OperationDefi
 
 /**
  * First on every request: a GET (or HEAD) answer varies with the credentials, and is `no-store`
- * unless its route says otherwise (README: HTTP caching). Errors stay `no-store` (sendError).
+ * unless its route says otherwise (docs/api/caching.md). Errors stay `no-store` (sendError).
  */
 export function httpCaching(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

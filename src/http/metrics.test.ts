@@ -25,7 +25,7 @@ describe('event-loop delay metrics', () => {
     // The tick due during the stall fired late by most of it.
     expect(await metric(metrics, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThan(0.4);
     // Reading resets the histogram. Node records the whole interval between ticks, so a quiet loop
-    // reads about the period itself (README: METRICS_EVENT_LOOP_RESOLUTION_MS).
+    // reads about the period itself (docs/operations/configuration.md: METRICS_EVENT_LOOP_RESOLUTION_MS).
     await new Promise((resolve) => setTimeout(resolve, 350));
     const quiet = await metric(metrics, 'nodejs_eventloop_lag_max_seconds');
     expect(quiet).toBeGreaterThanOrEqual(0.099);

@@ -171,7 +171,7 @@ describe('through @apollo/gateway and Hive Gateway: this service and a foreign s
 
   const gateways = () => stack.gateways();
 
-  // The README's composed research query (roster → catalogs → songs → stats), with the notes subgraph's fields on the way.
+  // The composed research query of docs/api/research.md (roster → catalogs → songs → stats), with the notes subgraph's fields on the way.
   const RESEARCH = `{ artists(limit: 5) { items { id name notes { text } catalogs(limit: 5) { items { name songs(limit: 20) { items { isrc name notes { text }
     stats(source: "platform_a") { stats { source } } } } } } } } }`;
 

@@ -79,8 +79,8 @@ describe('MCP over Streamable HTTP (/mcp, the SDK client)', () => {
     }
     expect(tools.find((tool) => tool.name === 'track_stats')?.annotations?.openWorldHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'catalogs')?.annotations?.openWorldHint).toBe(false);
-    // README lists the tools that write: exactly those not read-only.
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    // docs/api/mcp.md lists the tools that write: exactly those not read-only.
+    const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'api', 'mcp.md'), 'utf8');
     const writes = /Tools that write: ([^]*?)\. Every other tool reads\./.exec(readme)?.[1] ?? '';
     expect([...writes.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort()).toEqual(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name).sort());
     // Onboarding stays on REST.

@@ -1,5 +1,5 @@
 /**
- * The demo data set: fixed ids so seeding is idempotent and README can name things. The demo API
+ * The demo data set: fixed ids so seeding is idempotent and the README and docs/ can name things. The demo API
  * keys below exist only in this data set (created by the demo seed, never by migrations).
  */
 export const DEMO = {

@@ -39,6 +39,23 @@ export const DEMO_RESEARCH = {
 const SOURCES = ['platform_a', 'platform_b', 'platform_c', 'platform_d'] as const;
 const UPSTREAM: Record<string, string> = { platform_a: 'spotify', platform_b: 'apple_music', platform_c: 'deezer', platform_d: 'youtube' };
 
+/** The track statistics of the demo's track `ti` on source `si`, as the provider answers them. */
+function statsOf(ti: number, si: number) {
+  const base = (ti + 1) * 100_000 + (si + 1) * 17_000;
+  return {
+    streams_total: base * 12,
+    popularity_current: 40 + ((ti * 7 + si * 5) % 50),
+    playlists_current: 20 + ti * 3 + si,
+    playlists_total: 60 + ti * 5 + si * 2,
+    playlist_reach_current: base * 2,
+    playlist_reach_total: base * 5,
+    charts_current: si % 2,
+    charts_total: 2 + ti,
+    playlists_editorial_current: si === 0 ? 2 : 0,
+    playlists_editorial_total: si === 0 ? 4 : 1,
+  };
+}
+
 /**
  * Stored research answers for the demo data set, so every research route answers offline: the
  * payloads have the providers' own shapes, exactly as a provider answer would be stored.
@@ -51,19 +68,7 @@ export async function seedResearch(em: EntityManager, now: Date): Promise<void> 
 
   d.tracks.forEach((t, ti) => {
     SOURCES.forEach((source, si) => {
-      const base = (ti + 1) * 100_000 + (si + 1) * 17_000;
-      add('track_stats', keys.trackStats('isrc', t.isrc, source, DEFAULT_TRACK_OPTIONS), 'track_stats', {
-        streams_total: base * 12,
-        popularity_current: 40 + ((ti * 7 + si * 5) % 50),
-        playlists_current: 20 + ti * 3 + si,
-        playlists_total: 60 + ti * 5 + si * 2,
-        playlist_reach_current: base * 2,
-        playlist_reach_total: base * 5,
-        charts_current: si % 2,
-        charts_total: 2 + ti,
-        playlists_editorial_current: si === 0 ? 2 : 0,
-        playlists_editorial_total: si === 0 ? 4 : 1,
-      });
+      add('track_stats', keys.trackStats('isrc', t.isrc, source, DEFAULT_TRACK_OPTIONS), 'track_stats', statsOf(ti, si));
     });
     add('track_info', keys.trackInfo('isrc', t.isrc, DEFAULT_TRACK_OPTIONS), 'track_stats', {
       track_info: {
@@ -139,6 +144,29 @@ export async function seedResearch(em: EntityManager, now: Date): Promise<void> 
       },
     });
   }
+
+  // The README's research profile query asks for these exact requests (stored answers are keyed by the
+  // request): an artist's first 10 tracks, its first 5 playlist placements, and its tracks' statistics
+  // on every source with their playlists. They answer on plain `npm start`, with no provider configured.
+  const PROFILE_OPTIONS = { ...DEFAULT_TRACK_OPTIONS, with_playlists: true };
+  for (const a of d.artists) {
+    const stored = (kind: string, key: string) => rows.find((r) => r.kind === kind && r.key === key)!.payload as unknown[];
+    add('artist_tracks', keys.artistTracks(String(a.id), 10, 0), 'music_intel', stored('artist_tracks', keys.artistTracks(String(a.id), 20, 0)).slice(0, 10));
+    add('artist_playlists', keys.artistPlaylists(String(a.id), 'platform_a', 'current', 5, 0), 'music_intel',
+      stored('artist_playlists', keys.artistPlaylists(String(a.id), 'platform_a', 'current', 20, 0)).slice(0, 5));
+  }
+  d.tracks.forEach((t, ti) => {
+    SOURCES.forEach((source, si) => {
+      const placed = d.curators.filter((c) => c.platform === source);
+      add('track_stats', keys.trackStats('isrc', t.isrc, source, PROFILE_OPTIONS), 'track_stats', {
+        ...statsOf(ti, si),
+        playlists: placed.map((c, ci) => ({
+          name: `${c.name} #${ti + 1}`, external_id: `demo-pl-${c.id}-${ti}`, followers: c.followers, curator_name: c.name,
+          position: 3 + ((ti + ci) * 7) % 40, added_at: t.released, current: true,
+        })),
+      });
+    });
+  });
 
   // One statement for all rows: the demo seed runs for every integration test file.
   await em.execute(

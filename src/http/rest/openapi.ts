@@ -217,7 +217,7 @@ function operationFor(
     }
   }
 
-  // Every POST takes an Idempotency-Key (src/http/idempotency.ts; README: Idempotency).
+  // Every POST takes an Idempotency-Key (src/http/idempotency.ts; docs/api/idempotency.md).
   if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER(route.public === true));
 
   const success = String(route.responseStatus ?? 200);

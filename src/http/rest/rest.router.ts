@@ -30,7 +30,7 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
   afterBody(res.req, res, limit ? limitBytes(limit) : Infinity, (tooLarge) => {
     if (res.headersSent) return;
     const answer = tooLarge && limit ? toHttpError(payloadTooLarge(limit)) : error;
-    // An error is about this request only: never kept by any cache (README: HTTP caching).
+    // An error is about this request only: never kept by any cache (docs/api/caching.md).
     res.status(answer.status).set(answer.headers).set('cache-control', 'no-store').json(answer.body);
   });
 }

@@ -18,7 +18,7 @@ const SOCIALS_PAGE: Pick<RestRoute, 'select' | 'answer'> = {
 };
 
 /**
- * The REST contract (api-spec.md): every documented path, the GraphQL root field that serves it,
+ * The REST contract (docs/api/rest.md): every documented path, the GraphQL root field that serves it,
  * and what the edge adds (status, refused or required body keys, documented errors). How each
  * operation parses its input is the owning module's (AppModule.operations); routeTable joins them.
  */

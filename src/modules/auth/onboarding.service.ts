@@ -74,7 +74,7 @@ export class OnboardingService {
       // An agent+ address gets its account and key at once, but only the first time: a known
       // address must prove it receives the mail before anyone gets a key to it.
       if (isAgentAddress(email) && !known) {
-        // No proof of the mailbox: the address stays unproven, and nothing matches by it (README, "Addresses").
+        // No proof of the mailbox: the address stays unproven, and nothing matches by it (docs/api/auth.md, "Addresses").
         const account = repo.createPerson(email, false);
         const { raw } = issueApiKey(repo, this.settings.apiKeyPrefix, account.id, 'signup');
         await repo.flush();

@@ -147,7 +147,7 @@ export class CatalogService {
   }
 
   /**
-   * Links a catalog the caller reaches to an account (README, "Catalog links"). Admins link any.
+   * Links a catalog the caller reaches to an account (docs/api/auth.md, "Catalog links"). Admins link any.
    * Otherwise the caller must act for both ends: the account is the caller or an organization it
    * is a member of, and the catalog is held in its own right (not through a membership) by the
    * caller or by one of its organizations. A link that needs a membership (the organization's

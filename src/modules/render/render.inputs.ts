@@ -15,7 +15,7 @@ const intIn = (min: number, max: number, def: number, what: string) =>
     .default(def)
     .describe(`${what}: ${min} to ${max}, default ${def}`);
 
-/** POST /api/video/render (api-spec.md: bounds and defaults). inputProps are checked by the composition. */
+/** POST /api/video/render (docs/api/renders.md and docs/api/rest.md: bounds and defaults). inputProps are checked by the composition. */
 export const renderVideoInput = z.object({
   // Checked against the list by the service (its 400 lists them); the enum documents them for clients.
   compositionId: z

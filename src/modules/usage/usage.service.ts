@@ -36,7 +36,7 @@ const figures = (row: UsageRow): UsagePeriod => ({
   webhookDeliveries: Number(row.webhook_deliveries),
 });
 
-/** The caller's usage per period (README: Usage and limits). */
+/** The caller's usage per period (docs/api/usage.md). */
 export class UsageService {
   constructor(
     private readonly repo: UsageRepository,
@@ -93,7 +93,7 @@ export interface OverrideStore {
   reload(accountId: string): Promise<void>;
 }
 
-/** Per-account limit overrides (README: Usage and limits): admins set them; an account reads its own. */
+/** Per-account limit overrides (docs/api/usage.md): admins set them; an account reads its own. */
 export class LimitsService {
   constructor(
     private readonly repo: Pick<UsageRepository, 'accountExists' | 'setLimits'>,

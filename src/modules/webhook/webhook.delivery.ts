@@ -277,7 +277,7 @@ export class WebhookDelivery {
     const attempts = delivery.attempts + 1;
     const last = [outcome.startedAt, outcome.durationMs, outcome.code, outcome.excerpt, outcome.error];
     await repo.transaction(async (tx) => {
-      // The attempt in the account's usage (README: Usage and limits), once: with the attempt's own row change below.
+      // The attempt in the account's usage (docs/api/usage.md), once: with the attempt's own row change below.
       const countAttempt = () => tx.countDeliveryAttempt(delivery.account_id, outcome.startedAt);
       let changed: unknown[];
       if (outcome.ok) {

@@ -66,7 +66,7 @@ export class WebhookService {
   constructor(
     private readonly repo: WebhookRepository,
     private readonly settings: WebhookSettings,
-    /** The account's endpoint cap: its override (an admin's, README Per-account limits), else WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT. */
+    /** The account's endpoint cap: its override (an admin's, docs/api/usage.md, Per-account limits), else WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT. */
     private readonly maxEndpointsOf: (accountId: string) => number = () => settings.maxEndpointsPerAccount,
   ) {}
 
