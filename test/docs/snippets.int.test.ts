@@ -17,7 +17,8 @@ import { Block, blocks, docFiles, ROOT } from './markdown';
  * curl they make must answer 2xx/3xx (or a status the block's `expect` directive names) and no
  * GraphQL errors (unless `expect errors`). GraphQL blocks are posted to /graphql as Nora (with the
  * `variables` directive's variables); subscriptions are validated against the emitted schema.
- * JavaScript and TypeScript blocks run in a child node process (jiti), as a user would run them.
+ * JavaScript and TypeScript blocks run in a child node process (jiti, a devDependency for this test:
+ * TypeScript and top-level await on every supported Node), with `@mas/sdk` resolving to sdk/src.
  */
 
 /** Commands a test cannot run: they install, start a second service, need Docker, or run for minutes. */
@@ -124,7 +125,7 @@ exit $rc
     writeFileSync(
       join(work, 'run-script.mjs'),
       `import { existsSync } from 'node:fs';
-import { createJiti } from ${JSON.stringify(join(ROOT, 'node_modules/jiti/lib/jiti.mjs'))};
+import { createJiti } from 'jiti';
 const sdk = ${JSON.stringify(join(ROOT, 'sdk/src/index.ts'))};
 const jiti = createJiti(${JSON.stringify(join(work, 'package.json'))}, { alias: existsSync(sdk) ? { '@mas/sdk': sdk } : {}, moduleCache: false, fsCache: false });
 await jiti.import(process.argv[2]);
