@@ -6,7 +6,7 @@ import { FEDERATION_LINK } from '../../src/graphql/schema';
 
 /**
  * Why TrackStatsInput's "exactly one track identifier" is its zod rule (and description) rather than
- * `@oneOf` (docs/api/surfaces.md, The graph's names, descriptions and nulls). If a release of the federation
+ * `@oneOf` (docs/api/graphql.md, Names, descriptions and nulls). If a release of the federation
  * packages changes an answer below, the decision can be revisited.
  */
 const ONE_OF_INPUT = `
