@@ -1,10 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { anchors, docFiles, relativeLinks, ROOT } from './markdown';
 
 /** Every relative link and #anchor of README.md, docs/ and bench/ leads somewhere in the repository. */
 describe('documentation links', () => {
   const files = docFiles();
+
+  it('keeps README.md a front door: at most 250 lines, the rest in docs/', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(250);
+  });
 
   it('covers README.md, the docs pages and the benchmark README', () => {
     expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'bench/README.md']));
