@@ -45,6 +45,9 @@ const envSchema = z.object({
 
   DATABASE_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
   DATABASE_POOL_MAX: int(10, 1, 200),
+  // Connections the ORM pool keeps open however long it idles (issue 31): no reconnect, no re-preparation after a pause.
+  DATABASE_POOL_MIN: int(2, 0, 200),
+  DATABASE_POOL_IDLE_TIMEOUT_MS: int(30_000, 1000, 3_600_000),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0, 3_600_000),
   // Session connections (LISTEN/NOTIFY, pg-boss, the migration lock): direct to PostgreSQL, never through a transaction pooler.
@@ -237,6 +240,9 @@ const envSchema = z.object({
   if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
     ctx.addIssue({ code: 'custom', path: ['RENDER_HEARTBEAT_TIMEOUT_S'], message: 'must be at least 3 × RENDER_HEARTBEAT_INTERVAL_S' });
   }
+  if (e.DATABASE_POOL_MIN > e.DATABASE_POOL_MAX) {
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_POOL_MIN'], message: `must not be more than DATABASE_POOL_MAX (${e.DATABASE_POOL_MAX})` });
+  }
   // Both URLs must name one database: the listen URL only bypasses a pooler in front of DATABASE_URL.
   if (e.DATABASE_LISTEN_URL && !e.DATABASE_URL) {
     ctx.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL (unset, the embedded PostgreSQL is used for everything)' });
@@ -301,6 +307,10 @@ export interface Config {
     listenUrl?: string;
     /** ORM pool size per process (DATABASE_URL). */
     poolMax: number;
+    /** Connections the ORM pool keeps (and opens at start) however long it idles; at most poolMax. */
+    poolMin: number;
+    /** How long a connection past poolMin may idle before the pool closes it, ms. */
+    poolIdleTimeoutMs: number;
     /** Hot statements go to PostgreSQL as named prepared statements (planned once per connection). */
     preparedStatements: boolean;
     /** statement_timeout of the ORM pool's connections (API and worker), ms; 0: none. Migrations run without it. */
@@ -539,6 +549,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       url: e.DATABASE_URL,
       listenUrl: e.DATABASE_LISTEN_URL,
       poolMax: e.DATABASE_POOL_MAX,
+      poolMin: e.DATABASE_POOL_MIN,
+      poolIdleTimeoutMs: e.DATABASE_POOL_IDLE_TIMEOUT_MS,
       preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       queuePoolMax: e.DATABASE_QUEUE_POOL_MAX ?? Math.max(2, e.RENDER_WORKERS + 2),

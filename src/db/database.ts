@@ -55,7 +55,12 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
       await ready.close(true);
       orm = undefined;
     }
-    orm = await initOrm({ ...settings, statementTimeoutMs: startupStatementTimeout(config, url, listenUrl, logger) });
+    orm = await initOrm({
+      ...settings,
+      poolMin: config.database.poolMin,
+      poolIdleTimeoutMs: config.database.poolIdleTimeoutMs,
+      statementTimeoutMs: startupStatementTimeout(config, url, listenUrl, logger),
+    });
   } catch (error) {
     await orm?.close();
     await embedded?.stop();

@@ -14,6 +14,13 @@ const CONNECT_TIMEOUT_MS = 5000;
 export interface OrmSettings {
   url: string;
   poolMax?: number;
+  /**
+   * Connections kept open however long the pool idles, and opened by initOrm (DATABASE_POOL_MIN;
+   * default 0 here: short-lived ORMs such as the migrator's keep none).
+   */
+  poolMin?: number;
+  /** How long a connection past poolMin may idle before it is closed, ms (DATABASE_POOL_IDLE_TIMEOUT_MS). */
+  poolIdleTimeoutMs?: number;
   debug?: boolean;
   /** Hot statements (hotQuery) as named prepared statements; off behind a pooler that cannot keep them (default on). */
   preparedStatements?: boolean;
@@ -24,14 +31,17 @@ export interface OrmSettings {
   entities: any[];
 }
 
-export function ormOptions({ url, poolMax = 10, debug = false, entities, statementTimeoutMs = 0 }: OrmSettings): Options<PostgreSqlDriver> {
+export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs = 30_000, debug = false, entities, statementTimeoutMs = 0 }: OrmSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
     entities,
     extensions: [Migrator, SeedManager],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true, tableName: 'mikro_orm_migrations' },
-    pool: { min: 0, max: poolMax },
+    // Past `min`, a connection idle for idleTimeoutMillis is closed (tarn reaps once a second); the
+    // `min` most recently used stay open, with the statements prepared on them (issue 31: traffic
+    // after a pause must not wait for new connections and re-preparation).
+    pool: { min: Math.min(poolMin, poolMax), max: poolMax, idleTimeoutMillis: poolIdleTimeoutMs },
     // An unreachable database must fail fast (a 503 the client can retry), not hold requests for
     // knex's default 60 s; knex marks a pooled connection that errors as disposed, so the pool heals.
     // statement_timeout: PostgreSQL ends a statement that runs longer (57014, answered as a 504).
@@ -52,7 +62,28 @@ export async function initOrm(settings: OrmSettings): Promise<Orm> {
   const orm = await MikroORM.init<PostgreSqlDriver>(ormOptions(settings));
   if (settings.preparedStatements === false) withoutPreparedStatements(orm.config);
   trackStatements(orm);
+  await openPoolMinimum(orm, settings.poolMin ?? 0);
   return orm;
+}
+
+interface KnexPoolClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+}
+
+/**
+ * Opens the pool's minimum at start (the pool itself only opens connections on demand): the first
+ * requests after a start find their connections open, as the first ones after a pause do. Holds
+ * `count` connections at once so the pool cannot hand the same one back; a connection that fails
+ * fails start-up, as the first request would.
+ */
+export async function openPoolMinimum(orm: Orm, count: number): Promise<void> {
+  if (count <= 0) return;
+  const client = orm.em.getConnection().getKnex().client as KnexPoolClient;
+  const settled = await Promise.allSettled(Array.from({ length: count }, () => client.acquireConnection()));
+  await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? client.releaseConnection(s.value) : undefined)));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Names of migrations not yet applied; empty means the schema is current. */
