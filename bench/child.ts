@@ -1,7 +1,8 @@
 /**
  * The contract between the harness and a contender process (forked with an IPC channel): the child
  * reports `{ port }` once it listens, and stops when the parent says `stop` or goes away, so no
- * contender outlives a harness that crashed.
+ * contender outlives a harness that crashed. On `memory` it answers `{ memory }`, its
+ * process.memoryUsage() after a full GC when started with --expose-gc.
  */
 export function serveUntilParentLeaves(port: number, stop: () => Promise<void>): void {
   let stopping = false;
@@ -16,6 +17,10 @@ export function serveUntilParentLeaves(port: number, stop: () => Promise<void>):
   };
   process.on('message', (message) => {
     if (message === 'stop') leave();
+    if (message === 'memory') {
+      (globalThis as { gc?: () => void }).gc?.();
+      process.send?.({ memory: process.memoryUsage() });
+    }
   });
   process.on('disconnect', leave);
   process.on('SIGTERM', leave);

@@ -15,6 +15,9 @@ import { openBenchDatabase, viaPort } from './database';
 import { Client, median, quantile, type HttpCall } from './load';
 import { BENCH_CATALOG, BENCH_RUN, prepareVolume } from './scenarios';
 import { startCountingProxy } from './statement-counter';
+import { saturationCore, saturationRounds, type SaturationSummary } from './saturation';
+import { tailRounds, type TailSummary } from './tail';
+import { wsMemory, type MemoryUsage, type WsMemorySummary } from './ws-memory';
 
 /*
  * `npm run bench`: issue #14's side-by-side harness. See README (Performance) for the method.
@@ -41,6 +44,21 @@ const settings = {
   /** BENCH_BEFORE: root of another checkout of this repository, measured as the contender "service (before)". */
   before: process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined,
   out: process.env.BENCH_OUT ?? join(process.cwd(), 'bench', 'results', 'latest.json'),
+  /** Issue 31's tail after a pause: rounds (0: skipped), the pause (longer than the pool's 30 s idle timeout), requests measured after it. */
+  tail: {
+    rounds: env('BENCH_TAIL_ROUNDS', 2, 3),
+    pauseSeconds: env('BENCH_TAIL_PAUSE_SECONDS', 35, 35),
+    warmSeconds: env('BENCH_TAIL_WARM_SECONDS', 2, 3),
+    requests: env('BENCH_TAIL_REQUESTS', 200, 200),
+  },
+  /** Issue 31's throughput at saturation: rounds (0: skipped), seconds per run, connections in flight. */
+  saturation: {
+    rounds: env('BENCH_SATURATION_ROUNDS', 2, 3),
+    seconds: env('BENCH_SATURATION_SECONDS', 3, 5),
+    connections: env('BENCH_SATURATION_CONNECTIONS', 8, 8),
+  },
+  /** Idle graphql-ws connections (one subscription each) whose memory is measured (0: skipped). */
+  wsConnections: env('BENCH_WS_CONNECTIONS', 100, 300),
 };
 
 type ContenderKey = 'baseline' | 'service' | 'serviceBefore' | 'postgraphile';
@@ -54,6 +72,9 @@ interface ContenderSpec {
   execPath?: string;
   /** Working directory of the process (default: the harness's). */
   cwd?: string;
+  /** More environment for the process, and Node flags. */
+  env?: Record<string, string>;
+  execArgv?: string[];
 }
 
 const CONTENDERS: ContenderSpec[] = [
@@ -92,7 +113,7 @@ const json = (body: unknown) => JSON.stringify(body);
 const SERVICE_QUERY = `query CatalogSongs($input: CatalogSongsInput!) {
   catalogSongs(input: $input) {
     items { isrc name album lyrics updated_at: updatedAt catalog_id: catalogId artists: credits { id name timestamp } }
-    pagination { total_count page limit total_pages }
+    pagination { total_count: totalCount page limit total_pages: totalPages }
   }
 }`;
 
@@ -267,7 +288,10 @@ function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
 interface Running {
   spec: ContenderSpec;
   pid: number;
+  port: number;
   client: Client;
+  /** The process's memory (after a full GC when it runs with --expose-gc). */
+  memory(): Promise<MemoryUsage>;
   stop(): Promise<void>;
 }
 
@@ -290,8 +314,9 @@ function packageVersion(name: string): string {
 
 async function start(spec: ContenderSpec, databaseUrl: string): Promise<Running> {
   const child: ChildProcess = fork(resolve(__dirname, spec.script), [], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PGAPPNAME: spec.appName, NODE_ENV: 'production', GRAPHILE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PGAPPNAME: spec.appName, NODE_ENV: 'production', GRAPHILE_ENV: 'production', ...spec.env },
     execPath: spec.execPath,
+    execArgv: spec.execArgv,
     cwd: spec.cwd,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -320,7 +345,20 @@ async function start(spec: ContenderSpec, databaseUrl: string): Promise<Running>
   return {
     spec,
     pid: child.pid!,
+    port,
     client,
+    memory: () =>
+      new Promise<MemoryUsage>((resolveMemory, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${spec.key} did not report its memory`)), 10_000);
+        const onMessage = (message: { memory?: MemoryUsage }) => {
+          if (!message.memory) return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolveMemory(message.memory);
+        };
+        child.on('message', onMessage);
+        child.send('memory');
+      }),
     stop: async () => {
       client.close();
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -550,10 +588,13 @@ function verdict(value: number | undefined, must: (v: number) => boolean, target
   return '✗ must';
 }
 
+/** The page the ratios are read at: 50 when measured, else the second page given (or the only one). */
+const midPage = () => (settings.pages.includes(50) ? 50 : (settings.pages[1] ?? settings.pages[0]));
+
 function checks(byId: Map<string, Summary>): Check[] {
   const list: Check[] = [];
   const get = (id: string) => byId.get(id);
-  const [lo, mid, hi] = [settings.pages[0], settings.pages.includes(50) ? 50 : settings.pages[1], settings.pages[settings.pages.length - 1]];
+  const [lo, mid, hi] = [settings.pages[0], midPage(), settings.pages[settings.pages.length - 1]];
   for (const kind of ['rest', 'graphql'] as const) {
     const counts = settings.pages.map((p) => get(`${kind}-${p}`)?.statementsPerRequest);
     const known = counts.every((c) => c !== undefined);
@@ -569,15 +610,15 @@ function checks(byId: Map<string, Summary>): Check[] {
   }
   const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
   const vsHand = ratio(get(`baseline-${mid}`)?.totalMs, get(`rest-${mid}`)?.totalMs);
-  list.push({ check: `REST CPU vs hand-written, page ${mid} (hand-written ÷ REST, server + PostgreSQL)`, value: `${fmt(vsHand)}×`, must: '≥ 0.40×', target: '≥ 0.55×', verdict: verdict(vsHand, (v) => v >= 0.4, (v) => v >= 0.55) });
+  list.push({ check: `REST CPU vs hand-written, page ${mid} (hand-written ÷ REST, server + PostgreSQL)`, value: `${fmt(vsHand)}×`, must: '≥ 0.40×', target: '≥ 0.65×', verdict: verdict(vsHand, (v) => v >= 0.4, (v) => v >= 0.65) });
   const pgl = get(`postgraphile-${mid}`);
   const vsPgl = pgl?.skipped ? undefined : ratio(pgl?.totalMs, get(`graphql-${mid}`)?.totalMs);
   list.push({
     check: `GraphQL CPU vs PostGraphile v5, page ${mid} (PostGraphile ÷ GraphQL)`,
     value: pgl?.skipped ? pgl.skipped : `${fmt(vsPgl)}×`,
     must: '≥ 1.0×',
-    target: '≥ 1.3×',
-    verdict: pgl?.skipped ? 'not measured' : verdict(vsPgl, (v) => v >= 1.0, (v) => v >= 1.3),
+    target: '≥ 1.6×',
+    verdict: pgl?.skipped ? 'not measured' : verdict(vsPgl, (v) => v >= 1.0, (v) => v >= 1.6),
   });
   for (const kind of ['rest', 'graphql'] as const) {
     const p99 = ratio(get(`${kind}-${mid}`)?.p99Ms, get(`baseline-${mid}`)?.p99Ms);
@@ -590,6 +631,73 @@ function checks(byId: Map<string, Summary>): Check[] {
   const runs = get('runs')?.totalMs;
   list.push({ check: 'Fixed cost: GET /api/tasks/runs?runId= CPU per request (server + PostgreSQL)', value: `${fmt(runs)} ms`, must: '≤ 2.5 ms', target: '≤ 1.5 ms', verdict: verdict(runs, (v) => v <= 2.5, (v) => v <= 1.5) });
   return list;
+}
+
+/** Issue 31: p99 after a pause against the hand-written handler's; saturation throughput against the peers'. */
+function issue31Checks(tail: TailSummary[] | undefined, saturation: SaturationSummary[] | undefined): Check[] {
+  const mid = midPage();
+  const list: Check[] = [];
+  const ratio = (a?: number, b?: number) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
+  if (tail) {
+    const of = (id: string) => tail.find((t) => t.id === id);
+    for (const kind of ['rest', 'graphql'] as const) {
+      const p99 = ratio(of(`${kind}-${mid}`)?.p99Ms, of(`baseline-${mid}`)?.p99Ms);
+      list.push({
+        check: `p99 of the first ${settings.tail.requests} requests after a ${settings.tail.pauseSeconds} s pause, ${kind === 'rest' ? 'REST' : 'GraphQL'} ÷ hand-written, page ${mid}`,
+        value: `${fmt(p99)}×`,
+        must: '≤ 2×',
+        target: '≤ 1.5×',
+        verdict: verdict(p99, (v) => v <= 2, (v) => v <= 1.5),
+      });
+    }
+  }
+  if (saturation) {
+    const of = (id: string) => saturation.find((t) => t.id === id);
+    const rest = ratio(of(`rest-${mid}`)?.requestsPerSecond, of(`baseline-${mid}`)?.requestsPerSecond);
+    list.push({ check: `Requests/s at saturation, one core, REST ÷ hand-written, page ${mid}`, value: `${fmt(rest)}×`, must: '≥ 0.40×', target: '≥ 0.60×', verdict: verdict(rest, (v) => v >= 0.4, (v) => v >= 0.6) });
+    const pgl = of(`postgraphile-${mid}`);
+    const graphql = ratio(of(`graphql-${mid}`)?.requestsPerSecond, pgl?.requestsPerSecond);
+    list.push({
+      check: `Requests/s at saturation, one core, GraphQL ÷ PostGraphile v5, page ${mid}`,
+      value: pgl ? `${fmt(graphql)}×` : 'PostGraphile not run',
+      must: '≥ 1.0×',
+      target: '≥ 1.5×',
+      verdict: pgl ? verdict(graphql, (v) => v >= 1.0, (v) => v >= 1.5) : 'not measured',
+    });
+  }
+  return list;
+}
+
+function issue31Markdown(tail: TailSummary[] | undefined, saturation: SaturationSummary[] | undefined, websockets: WsMemorySummary | undefined): string {
+  const lines: string[] = [];
+  if (tail) {
+    lines.push(
+      '',
+      `After a pause: ${settings.tail.rounds} rounds of traffic, ${settings.tail.pauseSeconds} s without any, then the first ${settings.tail.requests} requests at ${settings.rate} req/s to each contender in turn (another first each round).`,
+      '',
+      '| contender | page | p50 ms | p99 ms | max ms | p99 per round (ms) | max per round (ms) | requests (errors) |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const t of tail) {
+      lines.push(
+        `| ${t.name} | ${midPage()} | ${fmt(t.p50Ms, 1)} | ${fmt(t.p99Ms, 1)} | ${fmt(t.maxMs, 1)} | ${t.rounds.map((r) => fmt(r.p99Ms, 1)).join(' / ')} | ${t.rounds.map((r) => fmt(r.maxMs, 1)).join(' / ')} | ${t.requests} (${t.errors}) |`,
+      );
+    }
+  }
+  if (saturation) {
+    lines.push('', '| contender at saturation | page | requests/s (median) | per round | server CPU ms/req | p99 ms | errors |', '|---|---|---|---|---|---|---|');
+    for (const t of saturation) {
+      lines.push(`| ${t.name} | ${midPage()} | ${fmt(t.requestsPerSecond, 0)} | ${t.rounds.map((r) => fmt(r.requestsPerSecond, 0)).join(' / ')} | ${fmt(t.serverCpuMsPerRequest)} | ${fmt(t.p99Ms, 0)} | ${t.errors} |`);
+    }
+  }
+  if (websockets) {
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    lines.push(
+      '',
+      `Websockets (the service, ${websockets.connections} graphql-ws connections, one renderRuns subscription each): per idle connection ${kib(websockets.heapPerConnection)} heap (after a full GC, external included), ${kib(websockets.rssPerConnection)} RSS; per subscription ${kib(websockets.heapPerSubscription)} heap, ${kib(websockets.rssPerSubscription)} RSS.`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** One service scenario measured on both trees in the same rounds. Ratios are after ÷ before (< 1: the change saves). */
@@ -737,12 +845,51 @@ export async function sideBySide(): Promise<void> {
       }
       process.stdout.write('\n');
     }
+    const mid = midPage();
+    // The same songs page on every contender, for the tail and the saturation phases.
+    const pageTargets = list.filter((s) => s.page === mid && !results.get(s.id)!.skipped && running.has(s.contender));
+    let tail: TailSummary[] | undefined;
+    if (settings.tail.rounds > 0) {
+      console.log(`phase 3: the tail after a ${settings.tail.pauseSeconds} s pause (first ${settings.tail.requests} requests at ${settings.rate} req/s), page ${mid}`);
+      tail = await tailRounds(
+        pageTargets.map((s) => ({ id: s.id, name: s.name, client: running.get(s.contender)!.client, call: s.call })),
+        { ...settings.tail, rate: settings.rate },
+        (text) => process.stdout.write(text),
+      );
+    }
+    let saturation: SaturationSummary[] | undefined;
+    const core = saturationCore(cpus().length);
+    if (settings.saturation.rounds > 0) {
+      console.log(`phase 4: throughput at saturation (${settings.saturation.connections} connections, closed loop${core === undefined ? ', not pinned' : `, each contender alone on core ${core}`}), page ${mid}`);
+      saturation = await saturationRounds(
+        pageTargets.map((s) => ({ id: s.id, name: s.name, port: running.get(s.contender)!.port, pid: running.get(s.contender)!.pid, call: s.call })),
+        { ...settings.saturation, core },
+        cpus().length,
+        (text) => process.stdout.write(text),
+      );
+      notes.add(`Saturation: autocannon, ${settings.saturation.connections} connections, ${settings.saturation.seconds} s per run, ${settings.saturation.rounds} interleaved rounds (medians); ${core === undefined ? 'contenders not pinned' : `each contender pinned to core ${core} (taskset) while measured, the load generator to the other cores`}; PostgreSQL not pinned.`);
+    }
     for (const r of running.values()) await r.stop();
     running.clear();
+    let websockets: WsMemorySummary | undefined;
+    if (settings.wsConnections > 0) {
+      console.log(`phase 5: memory per idle websocket connection and per subscription (${settings.wsConnections} connections, the service alone)`);
+      const service = CONTENDERS.find((c) => c.key === 'service')!;
+      const n = settings.wsConnections;
+      const probe = await start(
+        { ...service, appName: 'mas_bench_service_ws', execArgv: ['--expose-gc'], env: { GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: String(n + 10) } },
+        db.url,
+      );
+      try {
+        websockets = await wsMemory(probe.port, KEY, n, () => probe.memory());
+      } finally {
+        await probe.stop();
+      }
+    }
 
     const summaries = list.map((s) => summarize(results.get(s.id)!));
     const byId = new Map(summaries.map((s) => [s.id, s]));
-    const checkList = checks(byId);
+    const checkList = [...checks(byId), ...issue31Checks(tail, saturation)];
     const lost = summaries.reduce((a, s) => a + s.rounds.reduce((b, r) => b + r.backendsLost, 0), 0);
     if (lost) notes.add(`${lost} PostgreSQL backend(s) exited during a measured burst: their CPU in that burst is missing.`);
     const errors = summaries.reduce((a, s) => a + s.errors, 0);
@@ -761,7 +908,10 @@ export async function sideBySide(): Promise<void> {
       `${settings.rate} req/s open loop, ${settings.rounds} interleaved rounds × ${settings.seconds} s per scenario${settings.quick ? ' (BENCH_QUICK)' : ''}; CPU: median over rounds; p50/p99: all rounds' requests.`,
     ].join('\n');
     const comparison = beforeTree ? beforeAfter(summaries, byId) : undefined;
-    const table = markdown(summaries, checkList, header) + (comparison && beforeTree ? `\n\n${beforeAfterMarkdown(comparison, beforeTree)}` : '');
+    const table =
+      markdown(summaries, checkList, header) +
+      (comparison && beforeTree ? `\n\n${beforeAfterMarkdown(comparison, beforeTree)}` : '') +
+      issue31Markdown(tail, saturation, websockets);
     if (beforeTree) notes.add(`The checks compare this tree only; the "(before)" rows are the same scenarios on ${beforeTree.dir} (${beforeTree.commit}), its own process (PGAPPNAME mas_bench_service_before), the same database, the same rounds.`);
     console.log(`\n${table}\n`);
     for (const note of notes) console.log(`- ${note}`);
@@ -780,6 +930,9 @@ export async function sideBySide(): Promise<void> {
           before: beforeTree,
           scenarios: summaries,
           checks: checkList,
+          tail,
+          saturation,
+          websockets,
           beforeAfter: comparison,
           notes: [...notes],
           markdown: table,

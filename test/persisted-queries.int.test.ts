@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Client } from 'pg';
 import supertest from 'supertest';
 import { App, createApp } from '../src/app';
 import { createLogger } from '../src/common/logger';
@@ -155,6 +156,34 @@ describe('automatic persisted queries shared by every instance (PostgreSQL)', ()
       expect(await s.get(`apq:${sha(old!)}`)).toBeUndefined();
       await s.set(`apq:${sha(fresh!)}`, fresh!);
       expect(await rows(sha(old!))).toBe(0);
+    });
+
+    it('a registration is done once its row is in: it does not wait for the pruning of other rows after it (issue 31)', async () => {
+      await clear();
+      const s = store();
+      const [old, fresh] = docs(2, 'Waiting');
+      await s.set(`apq:${sha(old!)}`, old!);
+      await t.orm.em.getConnection().execute(`update persisted_queries set expires_at = now() - interval '1 second' where hash = ?`, [sha(old!)]);
+      // Another session holds the expired row: pruning it has to wait for that session.
+      const other = new Client({ connectionString: t.db.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('select 1 from persisted_queries where hash = $1 for update', [sha(old!)]);
+        let settled = false;
+        const registering = s.set(`apq:${sha(fresh!)}`, fresh!).then(() => {
+          settled = true;
+        });
+        // What the registering answer waits for (persistedQueriesPlugin): the new row only.
+        await s.registered(sha(fresh!));
+        expect(await rows(sha(fresh!))).toBe(1);
+        expect(settled).toBe(false);
+        await other.query('commit');
+        await registering;
+        expect(await rows(sha(old!))).toBe(0);
+      } finally {
+        await other.end();
+      }
     });
 
     it('a key that is not apq:<sha256 hex> names nothing and stores nothing', async () => {

@@ -81,11 +81,18 @@ export class PersistedQueryStore implements StringKeyValueCache {
     // Too large to keep: it ran, and the client will send it again.
     if (bytes > this.limits.maxDocumentBytes || bytes > this.limits.maxBytes) return;
     if (bytes <= this.limits.memoryBytes) this.memory.set(hash, value);
-    const write = this.write(hash, value, bytes).finally(() => {
-      if (this.writing.get(hash) === write) this.writing.delete(hash);
-    });
+    let stored = false;
+    const write: Promise<void> = this.write(hash, value, bytes)
+      .then((ok) => {
+        stored = ok;
+      })
+      .finally(() => {
+        if (this.writing.get(hash) === write) this.writing.delete(hash);
+      });
     this.writing.set(hash, write);
     await write;
+    // The registering answer waits for its row (registered), not for the pruning of others' rows after it.
+    if (stored) await this.pruneLogged();
   }
 
   /**
@@ -97,7 +104,8 @@ export class PersistedQueryStore implements StringKeyValueCache {
     await this.writing.get(queryHash);
   }
 
-  private async write(hash: string, value: string, bytes: number): Promise<void> {
+  /** Whether the registration is in the table. */
+  private async write(hash: string, value: string, bytes: number): Promise<boolean> {
     try {
       await this.orm.em.getConnection().execute(
         `insert into persisted_queries (hash, query, bytes, registered_at, expires_at)
@@ -105,9 +113,18 @@ export class PersistedQueryStore implements StringKeyValueCache {
          on conflict (hash) do update set registered_at = excluded.registered_at, expires_at = excluded.expires_at`,
         [hash, value, bytes, this.limits.ttlS],
       );
-      await this.prune();
+      return true;
     } catch (error) {
       this.logger.warn({ err: error }, 'persisted query registration failed');
+      return false;
+    }
+  }
+
+  private async pruneLogged(): Promise<void> {
+    try {
+      await this.prune();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'pruning persisted queries failed');
     }
   }
 
