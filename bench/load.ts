@@ -19,6 +19,8 @@ export interface BurstResult {
   ok: number;
   /** Other statuses, socket errors and timeouts. */
   errors: number;
+  /** The errors by kind: `status 503`, or the socket error's message. */
+  failures: Record<string, number>;
   /** Milliseconds from sending each request to the end of its answer (successful ones). */
   latencies: number[];
   /** From the first send to the last answer. */
@@ -69,6 +71,11 @@ export class Client {
     const latencies: number[] = [];
     let ok = 0;
     let errors = 0;
+    const failures: Record<string, number> = {};
+    const fail = (kind: string) => {
+      errors += 1;
+      failures[kind] = (failures[kind] ?? 0) + 1;
+    };
     const pending: Promise<void>[] = [];
     const start = performance.now();
     let lastEnd = start;
@@ -85,17 +92,17 @@ export class Client {
             if (answer.status === expectStatus) {
               ok += 1;
               latencies.push(end - sentAt);
-            } else errors += 1;
+            } else fail(`status ${answer.status}: ${answer.body.slice(0, 120)}`);
           },
-          () => {
+          (error: unknown) => {
             lastEnd = Math.max(lastEnd, performance.now());
-            errors += 1;
+            fail(error instanceof Error ? error.message : String(error));
           },
         ),
       );
     }
     await Promise.all(pending);
-    return { sent: total, ok, errors, latencies, elapsedMs: lastEnd - start };
+    return { sent: total, ok, errors, failures, latencies, elapsedMs: lastEnd - start };
   }
 
   close(): void {

@@ -856,6 +856,7 @@ export async function sideBySide(): Promise<void> {
         { ...settings.tail, rate: settings.rate },
         (text) => process.stdout.write(text),
       );
+      for (const t of tail) for (const [kind, n] of Object.entries(t.failures)) notes.add(`After the pause, ${t.name}: ${n} request(s) failed: ${kind}`);
     }
     let saturation: SaturationSummary[] | undefined;
     const core = saturationCore(cpus().length);

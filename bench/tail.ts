@@ -31,6 +31,8 @@ export interface TailSummary {
   name: string;
   requests: number;
   errors: number;
+  /** The errors by kind (status and the start of the body, or the socket error). */
+  failures: Record<string, number>;
   p50Ms?: number;
   p99Ms?: number;
   maxMs?: number;
@@ -42,6 +44,7 @@ export async function tailRounds(targets: TailTarget[], settings: TailSettings, 
   const latencies = new Map<string, number[]>(targets.map((t) => [t.id, []]));
   const rounds = new Map<string, TailSummary['rounds']>(targets.map((t) => [t.id, []]));
   const errors = new Map<string, number>(targets.map((t) => [t.id, 0]));
+  const failures = new Map<string, Record<string, number>>(targets.map((t) => [t.id, {}]));
   const seconds = settings.requests / settings.rate;
   for (let round = 0; round < settings.rounds; round += 1) {
     const shift = round % targets.length;
@@ -55,6 +58,8 @@ export async function tailRounds(targets: TailTarget[], settings: TailSettings, 
       const burst = await t.client.fixedRate(t.call, settings.rate, seconds);
       latencies.get(t.id)!.push(...burst.latencies);
       errors.set(t.id, errors.get(t.id)! + burst.errors);
+      const kinds = failures.get(t.id)!;
+      for (const [kind, n] of Object.entries(burst.failures)) kinds[kind] = (kinds[kind] ?? 0) + n;
       rounds.get(t.id)!.push({ p50Ms: quantile(burst.latencies, 0.5), p99Ms: quantile(burst.latencies, 0.99), maxMs: Math.max(...burst.latencies), errors: burst.errors });
       progress('.');
     }
@@ -67,6 +72,7 @@ export async function tailRounds(targets: TailTarget[], settings: TailSettings, 
       name: t.name,
       requests: all.length,
       errors: errors.get(t.id)!,
+      failures: failures.get(t.id)!,
       p50Ms: all.length ? quantile(all, 0.5) : undefined,
       p99Ms: all.length ? quantile(all, 0.99) : undefined,
       maxMs: all.length ? Math.max(...all) : undefined,
