@@ -675,12 +675,12 @@ function issue31Markdown(tail: TailSummary[] | undefined, saturation: Saturation
       '',
       `After a pause: ${settings.tail.rounds} rounds of traffic, ${settings.tail.pauseSeconds} s without any, then the first ${settings.tail.requests} requests at ${settings.rate} req/s to each contender in turn (another first each round).`,
       '',
-      '| contender | page | p50 ms | p99 ms | max ms | p99 per round (ms) | max per round (ms) | requests (errors) |',
-      '|---|---|---|---|---|---|---|---|',
+      '| contender | page | p50 ms | p99 ms | max ms | p99 per round (ms) | max per round (ms) | PostgreSQL connections open after each pause | requests (errors) |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
     for (const t of tail) {
       lines.push(
-        `| ${t.name} | ${midPage()} | ${fmt(t.p50Ms, 1)} | ${fmt(t.p99Ms, 1)} | ${fmt(t.maxMs, 1)} | ${t.rounds.map((r) => fmt(r.p99Ms, 1)).join(' / ')} | ${t.rounds.map((r) => fmt(r.maxMs, 1)).join(' / ')} | ${t.requests} (${t.errors}) |`,
+        `| ${t.name} | ${midPage()} | ${fmt(t.p50Ms, 1)} | ${fmt(t.p99Ms, 1)} | ${fmt(t.maxMs, 1)} | ${t.rounds.map((r) => fmt(r.p99Ms, 1)).join(' / ')} | ${t.rounds.map((r) => fmt(r.maxMs, 1)).join(' / ')} | ${t.rounds.map((r) => r.backendsAfterPause ?? '–').join(' / ')} | ${t.requests} (${t.errors}) |`,
       );
     }
   }
@@ -852,7 +852,13 @@ export async function sideBySide(): Promise<void> {
     if (settings.tail.rounds > 0) {
       console.log(`phase 3: the tail after a ${settings.tail.pauseSeconds} s pause (first ${settings.tail.requests} requests at ${settings.rate} req/s), page ${mid}`);
       tail = await tailRounds(
-        pageTargets.map((s) => ({ id: s.id, name: s.name, client: running.get(s.contender)!.client, call: s.call })),
+        pageTargets.map((s) => ({
+          id: s.id,
+          name: s.name,
+          client: running.get(s.contender)!.client,
+          call: s.call,
+          backends: async () => (await backendPids(admin!, running.get(s.contender)!.spec.appName)).length,
+        })),
         { ...settings.tail, rate: settings.rate },
         (text) => process.stdout.write(text),
       );

@@ -24,6 +24,8 @@ export interface TailTarget {
   name: string;
   client: Client;
   call: HttpCall;
+  /** PostgreSQL connections the contender holds open (read at the end of the pause). */
+  backends?: () => Promise<number>;
 }
 
 export interface TailSummary {
@@ -37,7 +39,7 @@ export interface TailSummary {
   p99Ms?: number;
   maxMs?: number;
   /** Per round: p99 and max of its first requests after the pause. */
-  rounds: { p50Ms: number; p99Ms: number; maxMs: number; errors: number }[];
+  rounds: { p50Ms: number; p99Ms: number; maxMs: number; errors: number; backendsAfterPause?: number }[];
 }
 
 export async function tailRounds(targets: TailTarget[], settings: TailSettings, progress: (text: string) => void): Promise<TailSummary[]> {
@@ -54,13 +56,15 @@ export async function tailRounds(targets: TailTarget[], settings: TailSettings, 
     progress(`, pause ${settings.pauseSeconds} s`);
     await new Promise((done) => setTimeout(done, settings.pauseSeconds * 1000));
     progress(', after the pause');
+    const open = new Map<string, number | undefined>();
+    for (const t of order) open.set(t.id, await t.backends?.());
     for (const t of order) {
       const burst = await t.client.fixedRate(t.call, settings.rate, seconds);
       latencies.get(t.id)!.push(...burst.latencies);
       errors.set(t.id, errors.get(t.id)! + burst.errors);
       const kinds = failures.get(t.id)!;
       for (const [kind, n] of Object.entries(burst.failures)) kinds[kind] = (kinds[kind] ?? 0) + n;
-      rounds.get(t.id)!.push({ p50Ms: quantile(burst.latencies, 0.5), p99Ms: quantile(burst.latencies, 0.99), maxMs: Math.max(...burst.latencies), errors: burst.errors });
+      rounds.get(t.id)!.push({ p50Ms: quantile(burst.latencies, 0.5), p99Ms: quantile(burst.latencies, 0.99), maxMs: Math.max(...burst.latencies), errors: burst.errors, backendsAfterPause: open.get(t.id) });
       progress('.');
     }
     progress('\n');
