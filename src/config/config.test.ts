@@ -206,8 +206,10 @@ describe('render object storage (issue 17)', () => {
     expect(loadConfig({ DATABASE_QUEUE_POOL_MAX: '' }).database.queuePoolMax).toBe(3);
     for (const bad of ['0', '101', 'many', '2.5']) expect(() => loadConfig({ DATABASE_QUEUE_POOL_MAX: bad })).toThrow(/DATABASE_QUEUE_POOL_MAX/);
     expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
-    // The warm minimum (issue 31): 2 by default, 0 allowed (close every idle connection), never above the maximum.
+    // The warm minimum (issue 31): 2 by default (the maximum when that is smaller), 0 allowed (close every idle connection), never above the maximum.
     expect(loadConfig({}).database).toMatchObject({ poolMin: 2, poolIdleTimeoutMs: 30_000 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '1' }).database).toMatchObject({ poolMin: 1, poolMax: 1 });
+    expect(loadConfig({ DATABASE_POOL_MIN: '' }).database.poolMin).toBe(2);
     expect(loadConfig({ DATABASE_POOL_MIN: '0', DATABASE_POOL_IDLE_TIMEOUT_MS: '120000' }).database).toMatchObject({ poolMin: 0, poolIdleTimeoutMs: 120_000 });
     expect(loadConfig({ DATABASE_POOL_MIN: '25', DATABASE_POOL_MAX: '25' }).database).toMatchObject({ poolMin: 25, poolMax: 25 });
     expect(() => loadConfig({ DATABASE_POOL_MIN: '11' })).toThrow(/DATABASE_POOL_MIN: must not be more than DATABASE_POOL_MAX \(10\)/);

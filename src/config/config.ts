@@ -46,7 +46,8 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl.pipe(z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' }).optional()),
   DATABASE_POOL_MAX: int(10, 1, 200),
   // Connections the ORM pool keeps open however long it idles (issue 31): no reconnect, no re-preparation after a pause.
-  DATABASE_POOL_MIN: int(2, 0, 200),
+  // Unset: 2, or DATABASE_POOL_MAX when that is smaller.
+  DATABASE_POOL_MIN: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(200).optional()),
   DATABASE_POOL_IDLE_TIMEOUT_MS: int(30_000, 1000, 3_600_000),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATABASE_STATEMENT_TIMEOUT_MS: int(15_000, 0, 3_600_000),
@@ -240,7 +241,7 @@ const envSchema = z.object({
   if (e.RENDER_HEARTBEAT_TIMEOUT_S < 3 * e.RENDER_HEARTBEAT_INTERVAL_S) {
     ctx.addIssue({ code: 'custom', path: ['RENDER_HEARTBEAT_TIMEOUT_S'], message: 'must be at least 3 × RENDER_HEARTBEAT_INTERVAL_S' });
   }
-  if (e.DATABASE_POOL_MIN > e.DATABASE_POOL_MAX) {
+  if (e.DATABASE_POOL_MIN !== undefined && e.DATABASE_POOL_MIN > e.DATABASE_POOL_MAX) {
     ctx.addIssue({ code: 'custom', path: ['DATABASE_POOL_MIN'], message: `must not be more than DATABASE_POOL_MAX (${e.DATABASE_POOL_MAX})` });
   }
   // Both URLs must name one database: the listen URL only bypasses a pooler in front of DATABASE_URL.
@@ -549,7 +550,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       url: e.DATABASE_URL,
       listenUrl: e.DATABASE_LISTEN_URL,
       poolMax: e.DATABASE_POOL_MAX,
-      poolMin: e.DATABASE_POOL_MIN,
+      poolMin: e.DATABASE_POOL_MIN ?? Math.min(2, e.DATABASE_POOL_MAX),
       poolIdleTimeoutMs: e.DATABASE_POOL_IDLE_TIMEOUT_MS,
       preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
