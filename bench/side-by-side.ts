@@ -44,10 +44,14 @@ const settings = {
   /** BENCH_BEFORE: root of another checkout of this repository, measured as the contender "service (before)". */
   before: process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined,
   out: process.env.BENCH_OUT ?? join(process.cwd(), 'bench', 'results', 'latest.json'),
-  /** Issue 31's tail after a pause: rounds (0: skipped), the pause (longer than the pool's 30 s idle timeout), requests measured after it. */
+  /**
+   * Issue 31's tail after a pause: rounds (0: skipped), the pause, requests measured after it. The
+   * pause outlasts the pool's 30 s idle timeout counted from the last background statement (the
+   * usage flush runs up to 5 s after the traffic), so a pool without a warm minimum starts empty.
+   */
   tail: {
     rounds: env('BENCH_TAIL_ROUNDS', 2, 3),
-    pauseSeconds: env('BENCH_TAIL_PAUSE_SECONDS', 35, 35),
+    pauseSeconds: env('BENCH_TAIL_PAUSE_SECONDS', 40, 40),
     warmSeconds: env('BENCH_TAIL_WARM_SECONDS', 2, 3),
     requests: env('BENCH_TAIL_REQUESTS', 200, 200),
   },
