@@ -121,6 +121,18 @@ const SERVICE_QUERY = `query CatalogSongs($input: CatalogSongsInput!) {
   }
 }`;
 
+/**
+ * The composed roster query of issue #31: Nora's roster (Luna Waves, whose catalogs hold the bench catalog, and The Midnight
+ * Owls), each artist's socials, catalogs with their accounts and a page of songs with their credits. Two artists keep it
+ * under the default GRAPHQL_MAX_COST at a page of 100 (credits weigh their bound per song).
+ */
+const COMPOSED_QUERY = `query Composed($limit: Int) {
+  artists(limit: 2) { items { name
+    socials(limit: 5) { items { username profileUrl } pagination { totalCount } }
+    catalogs(limit: 3) { items { name accounts(limit: 5) { items { name kind } } songs(limit: $limit) { items { isrc name credits { name timestamp } } pageInfo { hasNextPage } } } }
+  } }
+}`;
+
 /** The GraphQL page in the REST envelope, to compare with REST's answer. */
 function asRestPage(page: unknown): unknown {
   const { items, pagination } = page as { items: unknown[]; pagination: unknown };
@@ -213,6 +225,16 @@ function scenarios(): Scenario[] {
         },
       });
     }
+  }
+  // Issue #31: a composed query (roster → socials, catalogs → accounts, songs page → credits) reads its rows in one statement.
+  for (const page of settings.pages) {
+    list.push({
+      id: `composed-${page}`,
+      contender: 'service',
+      name: 'GraphQL composed roster',
+      page,
+      call: { method: 'POST', path: '/graphql', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: json({ query: COMPOSED_QUERY, variables: { limit: page } }) },
+    });
   }
   list.push({ id: 'runs', contender: 'service', name: 'REST runs status read', call: { method: 'GET', path: `/api/tasks/runs?runId=${BENCH_RUN}`, headers: { 'x-api-key': KEY } } });
   if (!settings.before) return list;

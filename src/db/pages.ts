@@ -24,6 +24,12 @@ export interface PagedRow<T> {
   item: T | null;
 }
 
+/** A parent's page read whole (a relation's page as JSON) as the rows batchPages groups: one per item, or one null item when the page is empty. */
+export function pagedRows<T>(owner: string, page: { total: number; skipped: number }, items: T[]): PagedRow<T>[] {
+  const { total, skipped } = page;
+  return items.length ? items.map((item) => ({ owner, total, skipped, item })) : [{ owner, total, skipped, item: null }];
+}
+
 const positionKey = (position: Position<readonly string[]>) => ('offset' in position ? `o${position.offset}` : `a${JSON.stringify(position.after)}`);
 
 export const pageKeyOf = (k: PageKey & { filter?: string | null }) => `${k.id}|${k.limit}|${positionKey(k.position)}|${k.filter ?? ''}`;

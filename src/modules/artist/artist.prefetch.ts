@@ -1,13 +1,12 @@
 import { pageRequest } from '../../common/paging';
 import { graphPageInput, withoutNulls } from '../../common/validation';
 import type { Prefetches } from '../../graphql/prefetch';
-import { ArtistRepository } from './artist.repository';
-import type { SocialProfile } from './artist.types';
+import { ArtistRepository, socialsOf, SocialsPageJson } from './artist.repository';
 
 interface SocialsAhead {
   reachable: boolean;
-  total: number;
-  items: (Omit<SocialProfile, 'updated_at'> & { updated_at: string })[];
+  /** Null when the artist is out of reach. */
+  page: SocialsPageJson | null;
 }
 
 /** The offset page Artist.socials asks for with these arguments; null when they are invalid or ask for a page after a cursor. */
@@ -40,8 +39,9 @@ export const artistPrefetch: Prefetches = {
       if (!ctx.viewer || !page || !value) return;
       const ahead = value as SocialsAhead;
       ctx.access.primeReach(ctx.viewer, artistId, ahead.reachable);
-      const rows = ahead.items.map((social) => ({ ...social, updated_at: new Date(social.updated_at) }));
-      ctx.loaders.socialsPage.prime({ id: artistId, position: { offset: page.offset }, limit: page.limit }, { rows, total: Number(ahead.total), skipped: page.offset });
+      if (!ahead.page) return;
+      const found = { rows: socialsOf(ahead.page), total: ahead.page.total, skipped: ahead.page.skipped };
+      ctx.loaders.socialsPage.prime({ id: artistId, position: { offset: page.offset }, limit: page.limit }, found);
     },
   },
 };

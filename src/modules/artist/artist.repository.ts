@@ -3,24 +3,52 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
-import { PagedRow, skippedSql } from '../../db/pages';
-import { hotQuery, pgArray, query, withDates } from '../../db/sql';
+import { pagedRows, PagedRow, skippedSql } from '../../db/pages';
+import { hotQuery, pgArray, query } from '../../db/sql';
 import type { UpsertSocialInput } from './artist.inputs';
 import type { RosterArtist, SocialProfile } from './artist.types';
 
 const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at`;
 
-interface SocialRow extends SocialProfile {
-  owner: string;
-  total: string;
-  skipped: string;
+/** One page of an artist's socials as socialsPageJson answers it (timestamps as JSON text). */
+export interface SocialsPageJson {
+  total: number;
+  skipped: number;
+  items: (Omit<SocialProfile, 'updated_at'> & { updated_at: string })[];
 }
 
-/** After a cursor on a socials list: the links at or before its (link time, link id), as counted by `count`. */
-const socialsBefore = (count: (condition: string) => string) => ([at, id]: readonly string[]) => ({
-  sql: count(`(created_at, id) <= (${fromEpochMicros}, ?::uuid)`),
-  bindings: [at, id],
-});
+/** The socials of a page read as JSON, their timestamps as Dates. */
+export const socialsOf = (page: SocialsPageJson): SocialProfile[] => page.items.map((social) => ({ ...social, updated_at: new Date(social.updated_at) }));
+
+/**
+ * Artist.socials, the relation's one SQL text: one page of the socials of the artist whose id is
+ * the SQL expression `artistId`, oldest link first (after an offset, or after a cursor's link time
+ * and id), as JSON `{total, skipped, items}`. The REST read (socialsPageWithAccess), the batched
+ * loader (socialsPages) and the read-ahead (socialsJson) compose it with their own parents and
+ * reach; its aliases (sp_*) are its own, so the caller's `artistId` is never shadowed.
+ */
+export function socialsPageJson(artistId: string, position: Position<readonly string[]>, limit: number): SqlCondition {
+  const skip = skippedSql(position, ([at, id]) => ({
+    sql: `(select count(*)::int from account_socials sp_b where sp_b.account_id = ${artistId} and (sp_b.created_at, sp_b.id) <= (${fromEpochMicros}, ?::uuid))`,
+    bindings: [at, id],
+  }));
+  return {
+    sql: `(select json_build_object(
+        'total', (select count(*)::int from account_socials sp_t where sp_t.account_id = ${artistId}),
+        'skipped', sp_k.n,
+        'items', coalesce((
+          select json_agg(json_build_object('id', sp_p.id, 'social_id', sp_s.id, 'username', sp_s.username, 'profile_url', sp_s.profile_url,
+                                            'avatar', sp_s.avatar, 'bio', sp_s.bio, 'follower_count', sp_s.follower_count,
+                                            'following_count', sp_s.following_count, 'region', sp_s.region, 'updated_at', sp_s.updated_at,
+                                            'linked_at', ${epochMicros('sp_p.created_at')})
+                          order by sp_p.created_at, sp_p.id)
+            from (select sp_l.id, sp_l.social_id, sp_l.created_at from account_socials sp_l where sp_l.account_id = ${artistId}
+                   order by sp_l.created_at, sp_l.id offset sp_k.n limit ?) sp_p
+            join socials sp_s on sp_s.id = sp_p.social_id), '[]'::json))
+      from (select ${skip.sql} as n) sp_k)`,
+    bindings: [limit, ...skip.bindings],
+  };
+}
 
 /** A page of a roster: its artists (with the columns read ahead), its total and the artists before it. */
 export interface RosterPage {
@@ -43,24 +71,13 @@ export class ArtistRepository {
 
   /** A page of each artist's socials, oldest link first, in one statement (a row with a null item for an artist past its end). */
   async socialsPages(artistIds: string[], position: Position<readonly string[]>, limit: number): Promise<PagedRow<SocialProfile>[]> {
-    const skip = skippedSql(position, socialsBefore((condition) => `count(*) filter (where ${condition}) over (partition by l.account_id)`));
-    const rows = await query<SocialRow>(
+    const page = socialsPageJson('pg_t.id', position, limit);
+    const rows = await query<{ owner: string; page: SocialsPageJson }>(
       this.em,
-      `with f as (
-         select l.account_id, l.id, l.social_id, l.created_at,
-                row_number() over (partition by l.account_id order by l.created_at, l.id) as rn,
-                count(*) over (partition by l.account_id) as total,
-                ${skip.sql} as skipped
-           from account_socials l where l.account_id = any(?::uuid[]))
-       select t.account_id as owner, t.total, t.skipped, p.id, p.social_id, s.username, s.profile_url, s.avatar, s.bio,
-              s.follower_count, s.following_count, s.region, s.updated_at, ${epochMicros('p.created_at')} as linked_at
-         from (select distinct account_id, total, skipped from f) t
-         left join f p on p.account_id = t.account_id and p.rn > t.skipped and p.rn <= t.skipped + ?
-         left join socials s on s.id = p.social_id
-        order by t.account_id, p.rn`,
-      [...skip.bindings, pgArray(artistIds), limit],
+      `select pg_t.id as owner, ${page.sql} as page from unnest(?::uuid[]) as pg_t(id)`,
+      [...page.bindings, pgArray(artistIds)],
     );
-    return rows.map(({ owner, total, skipped, ...social }) => ({ owner, total, skipped, item: social.id ? social : null }));
+    return rows.flatMap(({ owner, page }) => pagedRows(owner, page, socialsOf(page)));
   }
 
   /**
@@ -70,31 +87,17 @@ export class ArtistRepository {
    */
   async socialsPageWithAccess(viewer: Viewer, artistId: string, position: Position<readonly string[]>, limit: number): Promise<ArtistSocialsPage | null> {
     const reach = reachCondition(viewer, 'a.id');
-    const skip = skippedSql(position, socialsBefore((condition) => `(select count(*)::int from links where ${condition})`));
-    const rows = withDates(
-      await hotQuery<SocialProfile & { reachable: boolean; total: string; skipped: number }>(
-        this.em,
-        `with artist as (
-           select a.id, ${reach.sql} as reachable from accounts a where a.id = ? and a.kind = 'artist'),
-         links as (
-           select l.id, l.social_id, l.created_at from account_socials l
-            where l.account_id = ? and (select reachable from artist)),
-         skip as (select ${skip.sql} as n),
-         page as (
-           select * from links order by created_at, id offset (select n from skip) limit ?)
-         select artist.reachable, (select count(*) from links) as total, (select n from skip) as skipped,
-                page.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at,
-                ${epochMicros('page.created_at')} as linked_at
-           from artist
-           left join page on true
-           left join socials s on s.id = page.social_id
-          order by page.created_at, page.id`,
-        [...reach.bindings, artistId, artistId, ...skip.bindings, limit],
-      ),
+    const page = socialsPageJson('a.id', position, limit);
+    const rows = await hotQuery<{ reachable: boolean; page: SocialsPageJson | null }>(
+      this.em,
+      `select r.reachable, case when r.reachable then ${page.sql} end as page
+         from accounts a cross join lateral (select ${reach.sql} as reachable) r
+        where a.id = ? and a.kind = 'artist'`,
+      [...page.bindings, ...reach.bindings, artistId],
     );
     if (rows.length === 0) return null;
-    const socials = rows.filter((row) => row.id !== null).map(({ reachable: _r, total: _t, skipped: _s, ...social }) => social);
-    return { reachable: rows[0].reachable, total: Number(rows[0].total), skipped: Number(rows[0].skipped), socials };
+    const { reachable, page: found } = rows[0];
+    return found ? { reachable, total: found.total, skipped: found.skipped, socials: socialsOf(found) } : { reachable, total: 0, skipped: 0, socials: [] };
   }
 
   /**
@@ -126,25 +129,15 @@ export class ArtistRepository {
 
   /**
    * Artist.socials read ahead (graphql/prefetch.ts): a SQL expression, for the artist whose id is
-   * the SQL expression `artistId`, giving `{reachable, total, items}`: whether the viewer reaches
-   * the artist and (only then) one page of its socials, oldest link first, and their total.
+   * the SQL expression `artistId`, giving `{reachable, page}`: whether the viewer reaches the
+   * artist and (only then) one page of its socials (socialsPageJson), oldest link first.
    */
   socialsJson(viewer: Viewer, artistId: string, offset: number, limit: number): SqlCondition {
     const reach = reachCondition(viewer, artistId);
+    const page = socialsPageJson(artistId, { offset }, limit);
     return {
-      sql: `select json_build_object(
-              'reachable', ${reach.sql},
-              'total', case when ${reach.sql} then (select count(*) from account_socials pf_l where pf_l.account_id = ${artistId}) else 0 end,
-              'items', case when ${reach.sql} then coalesce((
-                 select json_agg(json_build_object('id', pf_p.id, 'social_id', pf_s.id, 'username', pf_s.username, 'profile_url', pf_s.profile_url,
-                                                   'avatar', pf_s.avatar, 'bio', pf_s.bio, 'follower_count', pf_s.follower_count,
-                                                   'following_count', pf_s.following_count, 'region', pf_s.region, 'updated_at', pf_s.updated_at,
-                                                   'linked_at', ${epochMicros('pf_p.created_at')})
-                                 order by pf_p.created_at, pf_p.id)
-                   from (select pf_l.id, pf_l.social_id, pf_l.created_at from account_socials pf_l where pf_l.account_id = ${artistId}
-                          order by pf_l.created_at, pf_l.id offset ? limit ?) pf_p
-                   join socials pf_s on pf_s.id = pf_p.social_id), '[]'::json) else '[]'::json end)`,
-      bindings: [...reach.bindings, ...reach.bindings, ...reach.bindings, offset, limit],
+      sql: `select json_build_object('reachable', pf_r.ok, 'page', case when pf_r.ok then ${page.sql} end) from (select ${reach.sql} as ok) pf_r`,
+      bindings: [...page.bindings, ...reach.bindings],
     };
   }
 

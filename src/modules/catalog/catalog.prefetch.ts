@@ -1,7 +1,7 @@
 import { childFields, onlyField, PrefetchField, Prefetches } from '../../graphql/prefetch';
 import { CatalogSongsFieldArgs, catalogSongsFieldRequest } from './catalog.inputs';
-import { CatalogRepository } from './catalog.repository';
-import type { Catalog, CatalogAccount, Song } from './catalog.types';
+import { CatalogRepository, songsOf, SongsPageJson } from './catalog.repository';
+import type { Catalog, CatalogAccount } from './catalog.types';
 
 interface CatalogsAhead {
   reachable: boolean;
@@ -9,7 +9,7 @@ interface CatalogsAhead {
     created_at: string;
     updated_at: string;
     accounts?: CatalogAccount[];
-    songs?: { total: number; items: (Omit<Song, 'updated_at'> & { updated_at: string })[] };
+    songs?: SongsPageJson;
   })[];
 }
 
@@ -70,10 +70,9 @@ export const catalogPrefetch: Prefetches = {
         if (songs && songsArgs && songsArgs.request.after === null) {
           const { request, filter } = songsArgs;
           const offset = (request.page - 1) * request.limit;
-          const rows = songs.items.map((song) => ({ ...song, updated_at: new Date(song.updated_at) }));
           ctx.loaders.catalogSongsPage.prime(
             { id: catalog.id, position: { offset }, limit: request.limit, filter },
-            { rows, total: Number(songs.total), skipped: offset },
+            { rows: songsOf(songs), total: songs.total, skipped: songs.skipped },
           );
         }
       }

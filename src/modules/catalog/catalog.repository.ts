@@ -3,8 +3,8 @@ import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import type { Position } from '../../common/paging';
-import { PagedRow, skippedSql } from '../../db/pages';
-import { hotQuery, pgArray, query, withDates } from '../../db/sql';
+import { pagedRows, PagedRow, skippedSql } from '../../db/pages';
+import { hotQuery, pgArray, query } from '../../db/sql';
 import { ArtistRepository } from '../artist';
 import type { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
 
@@ -55,6 +55,55 @@ export function catalogReach(viewer: Viewer, column: string): SqlCondition {
   return { sql: `exists (select 1 from account_catalogs ac where ac.catalog_id = ${column} and ${reach.sql})`, bindings: reach.bindings };
 }
 
+/** One page of a catalog's songs as songsPageJson answers it (timestamps as JSON text). */
+export interface SongsPageJson {
+  total: number;
+  skipped: number;
+  items: (Omit<Song, 'updated_at' | 'credits'> & { updated_at: string; credits: SongCredit[] })[];
+}
+
+/** The songs of a page read as JSON, their timestamps as Dates. */
+export const songsOf = (page: SongsPageJson): Song[] => page.items.map((song) => ({ ...song, updated_at: new Date(song.updated_at) }));
+
+/**
+ * Catalog.songs, the relation's one SQL text: one page of the songs of the catalog whose id is the
+ * SQL expression `catalogId`, by ISRC (after an offset, or after a cursor's ISRC), optionally only
+ * those credited to an artist with the given lower-cased name, each with its credits in credit
+ * order, as JSON `{total, skipped, items}`. The REST read (songsPageWithAccess), the batched loader
+ * (songsPages) and the read-ahead (artistCatalogsJson) compose it with their own parents and reach;
+ * its aliases (sg_*) are its own, so the caller's `catalogId` is never shadowed.
+ */
+export function songsPageJson(catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null): SqlCondition {
+  const credited = filter === null ? [] : [filter];
+  const matching = (alias: string) =>
+    filter === null
+      ? `${alias}.catalog_id = ${catalogId}`
+      : `${alias}.catalog_id = ${catalogId} and ${alias}.id in (select sg_f.catalog_song_id from catalog_song_artists sg_f join accounts sg_fa on sg_fa.id = sg_f.artist_id
+                                                                 where sg_fa.kind = 'artist' and lower(sg_fa.name) = ?)`;
+  // After a cursor: the page starts after the songs at or before its ISRC.
+  const skip = skippedSql(position, ([isrc]) => ({ sql: `(select count(*)::int from catalog_songs sg_b where ${matching('sg_b')} and sg_b.isrc <= ?)`, bindings: [...credited, isrc] }));
+  return {
+    sql: `(select json_build_object(
+        'total', (select count(*)::int from catalog_songs sg_t where ${matching('sg_t')}),
+        'skipped', sg_k.n,
+        'items', coalesce((
+          select json_agg(json_build_object(
+                   'entry_id', sg_p.id, 'catalog_id', sg_p.catalog_id, 'isrc', sg_p.isrc, 'name', sg_p.name, 'album', sg_p.album,
+                   'lyrics', sg_p.lyrics, 'updated_at', sg_p.updated_at,
+                   'credits', coalesce((select json_agg(json_build_object('id', sg_c.id, 'name', sg_c.name, 'timestamp', sg_c.timestamp)
+                                                        order by sg_c.created_at, sg_c.name, sg_c.id)
+                                          from (select sg_a.id, sg_a.name, sg_csa.created_at, floor(extract(epoch from sg_csa.created_at))::int as timestamp
+                                                  from catalog_song_artists sg_csa join accounts sg_a on sg_a.id = sg_csa.artist_id
+                                                 where sg_csa.catalog_song_id = sg_p.id
+                                                 order by sg_csa.created_at, sg_a.name, sg_a.id limit ${LIST_BOUNDS.creditsPerSong}) sg_c), '[]'::json))
+                 order by sg_p.isrc)
+            from (select sg_s.id, sg_s.catalog_id, sg_s.isrc, sg_s.name, sg_s.album, sg_s.lyrics, sg_s.updated_at from catalog_songs sg_s
+                   where ${matching('sg_s')} order by sg_s.isrc offset sg_k.n limit ?) sg_p), '[]'::json))
+      from (select ${skip.sql} as n) sg_k)`,
+    bindings: [...credited, ...credited, limit, ...skip.bindings],
+  };
+}
+
 /** The writes of POST /api/catalogs/songs, made inside one transaction. */
 export type CatalogSongWrites = Pick<
   CatalogRepository,
@@ -93,75 +142,31 @@ export class CatalogRepository {
    */
   async songsPageWithAccess(viewer: Viewer, catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
     const reach = catalogReach(viewer, 'c.id');
-    // After a cursor: the page starts after the songs at or before its ISRC.
-    const skip = skippedSql(position, ([isrc]) => ({ sql: '(select count(*)::int from matching where isrc <= ?)', bindings: [isrc] }));
-    const rows = withDates(
-      await hotQuery<Song & { reachable: boolean; total: string; skipped: number; artists: SongCredit[] }>(
-        this.em,
-        `with catalog as (
-           select c.id, ${reach.sql} as reachable from catalogs c where c.id = ?),
-         matching as (
-           select ${SONG_COLUMNS} from catalog_songs cs
-            where cs.catalog_id = ? and (select reachable from catalog)
-              ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-                                                      where a.kind = 'artist' and lower(a.name) = ?)`}),
-         skip as (select ${skip.sql} as n),
-         page as (
-           select * from matching order by isrc offset (select n from skip) limit ?)
-         select catalog.reachable, (select count(*) from matching) as total, (select n from skip) as skipped,
-                page.entry_id, page.catalog_id, page.isrc, page.name, page.album, page.lyrics, page.updated_at,
-                coalesce(credits.artists, '[]'::json) as artists
-           from catalog
-           left join page on true
-           left join lateral (
-             select json_agg(json_build_object('id', c.id, 'name', c.name, 'timestamp', c.timestamp) order by c.created_at, c.name, c.id) as artists
-               from (select a.id, a.name, csa.created_at, floor(extract(epoch from csa.created_at))::int as timestamp
-                       from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-                      where csa.catalog_song_id = page.entry_id order by csa.created_at, a.name, a.id limit ${LIST_BOUNDS.creditsPerSong}) c) credits on true
-          order by page.isrc`,
-        [...reach.bindings, catalogId, catalogId, ...(filter === null ? [] : [filter]), ...skip.bindings, limit],
-      ),
+    const page = songsPageJson('c.id', position, limit, filter);
+    const rows = await hotQuery<{ reachable: boolean; page: SongsPageJson | null }>(
+      this.em,
+      `select r.reachable, case when r.reachable then ${page.sql} end as page
+         from catalogs c cross join lateral (select ${reach.sql} as reachable) r
+        where c.id = ?`,
+      [...page.bindings, ...reach.bindings, catalogId],
     );
     if (rows.length === 0) return null;
-    const songs = rows
-      .filter((row) => row.isrc !== null)
-      .map((row) => ({
-        isrc: row.isrc,
-        name: row.name,
-        album: row.album,
-        lyrics: row.lyrics,
-        updated_at: row.updated_at,
-        catalog_id: catalogId,
-        entry_id: row.entry_id,
-        credits: row.artists,
-      }));
-    return { reachable: rows[0].reachable, total: Number(rows[0].total), skipped: Number(rows[0].skipped), songs };
+    const { reachable, page: found } = rows[0];
+    return found ? { reachable, total: found.total, skipped: found.skipped, songs: songsOf(found) } : { reachable, total: 0, skipped: 0, songs: [] };
   }
 
   /**
    * A page of each catalog's songs by ISRC, optionally only those credited to an artist with the
-   * given name (lower-cased); one statement for any number of catalogs.
+   * given name (lower-cased), each with its credits; one statement for any number of catalogs.
    */
   async songsPages(catalogIds: string[], position: Position<readonly string[]>, limit: number, filter: string | null): Promise<PagedRow<CatalogSongRow>[]> {
-    const skip = skippedSql(position, ([isrc]) => ({ sql: 'count(*) filter (where cs.isrc <= ?) over (partition by cs.catalog_id)', bindings: [isrc] }));
-    const rows = await query<CatalogSongRow & { owner: string; total: string; skipped: string; rn: string }>(
+    const page = songsPageJson('pg_o.id', position, limit, filter);
+    const rows = await query<{ owner: string; page: SongsPageJson }>(
       this.em,
-      `with f as (
-         select ${SONG_COLUMNS},
-                row_number() over (partition by cs.catalog_id order by cs.isrc) as rn,
-                count(*) over (partition by cs.catalog_id) as total,
-                ${skip.sql} as skipped
-           from catalog_songs cs
-          where cs.catalog_id = any(?::uuid[])
-            ${filter === null ? '' : `and cs.id in (select csa.catalog_song_id from catalog_song_artists csa join accounts a on a.id = csa.artist_id
-                                                    where a.kind = 'artist' and lower(a.name) = ?)`})
-       select t.catalog_id as owner, t.total, t.skipped, p.catalog_id, p.entry_id, p.isrc, p.name, p.album, p.lyrics, p.updated_at
-         from (select distinct catalog_id, total, skipped from f) t
-         left join f p on p.catalog_id = t.catalog_id and p.rn > t.skipped and p.rn <= t.skipped + ?
-        order by t.catalog_id, p.rn`,
-      [...skip.bindings, pgArray(catalogIds), ...(filter === null ? [] : [filter]), limit],
+      `select pg_o.id as owner, ${page.sql} as page from unnest(?::uuid[]) as pg_o(id)`,
+      [...page.bindings, pgArray(catalogIds)],
     );
-    return rows.map(({ owner, total, skipped, rn: _rn, ...song }) => ({ owner, total, skipped, item: song.isrc ? song : null }));
+    return rows.flatMap(({ owner, page }) => pagedRows(owner, page, songsOf(page)));
   }
 
   /** Artists credited on each catalog entry, in credit order, with the credit time in epoch seconds. */
@@ -231,25 +236,9 @@ export class CatalogRepository {
     let members = `'id', pf_c.id, 'name', pf_c.name, 'created_at', pf_c.created_at, 'updated_at', pf_c.updated_at`;
     if (include.songs) {
       const { offset, limit, filter } = include.songs;
-      const credited = filter === null
-        ? ''
-        : `and pf_cs.id in (select pf_f.catalog_song_id from catalog_song_artists pf_f join accounts pf_fa on pf_fa.id = pf_f.artist_id
-                             where pf_fa.kind = 'artist' and lower(pf_fa.name) = ?)`;
-      members += `, 'songs', json_build_object(
-          'total', (select count(*) from catalog_songs pf_cs where pf_cs.catalog_id = pf_c.id ${credited}),
-          'items', coalesce((select json_agg(json_build_object(
-                     'entry_id', pf_p.id, 'catalog_id', pf_p.catalog_id, 'isrc', pf_p.isrc, 'name', pf_p.name, 'album', pf_p.album,
-                     'lyrics', pf_p.lyrics, 'updated_at', pf_p.updated_at,
-                     'credits', coalesce((select json_agg(json_build_object('id', pf_k.id, 'name', pf_k.name, 'timestamp', pf_k.timestamp)
-                                                          order by pf_k.created_at, pf_k.name, pf_k.id)
-                                            from (select pf_a.id, pf_a.name, pf_csa.created_at, floor(extract(epoch from pf_csa.created_at))::int as timestamp
-                                                    from catalog_song_artists pf_csa join accounts pf_a on pf_a.id = pf_csa.artist_id
-                                                   where pf_csa.catalog_song_id = pf_p.id
-                                                   order by pf_csa.created_at, pf_a.name, pf_a.id limit ${LIST_BOUNDS.creditsPerSong}) pf_k), '[]'::json)) order by pf_p.isrc)
-                               from (select pf_cs.* from catalog_songs pf_cs where pf_cs.catalog_id = pf_c.id ${credited}
-                                      order by pf_cs.isrc offset ? limit ?) pf_p), '[]'::json))`;
-      if (filter !== null) bindings.push(filter, filter);
-      bindings.push(offset, limit);
+      const songs = songsPageJson('pf_c.id', { offset }, limit, filter);
+      members += `, 'songs', ${songs.sql}`;
+      bindings.push(...songs.bindings);
     }
     if (include.accounts) {
       members += `, 'accounts', coalesce((select json_agg(json_build_object('id', pf_ca.id, 'name', pf_ca.name, 'kind', pf_ca.kind) order by pf_ca.name, pf_ca.id)
