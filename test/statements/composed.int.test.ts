@@ -17,6 +17,9 @@ const STORED = 'GBNWR2400001';
 const RESEARCH = `query Research($limit: Int) { artists(limit: 5) { items { name catalogs(limit: 5) { items { name songs(limit: $limit) { items { isrc name
     stats(source: "platform_a,platform_b") { stats { source data dataSource capturedAt } } } } } } } } }`;
 
+/** The same query with the catalogs selected a second time under an alias: nothing is read ahead, every level goes through its resolver. */
+const UNPLANNED = RESEARCH.replace('catalogs(limit: 5)', 'again: catalogs(limit: 5) { items { name } } catalogs(limit: 5)');
+
 /** Budget statements: the charge before the operation, the settlement after it. */
 const isBudget = (sql: string) => /rate_limit_counters/.test(sql);
 
@@ -65,6 +68,14 @@ describe('statements per request: composed queries (real PostgreSQL)', () => {
       const songs = artists.find((a) => a.name === 'Luna Waves')!.catalogs.items.find((c) => c.name === 'Composed catalog')!.songs.items;
       expect(songs).toHaveLength(limit);
       expect(songs.every((s) => s.stats?.stats.length === 2 && s.stats.stats.every((r) => r.dataSource === 'stored'))).toBe(true);
+
+      // Level by level (roster, reach, catalogs, songs, stored answers), the same answer.
+      await warm();
+      const slow = await measure(() => t.graphql(UNPLANNED, { limit }, as.nora));
+      expect(slow.result.body.errors).toBeUndefined();
+      expect(slow.statements.filter((sql) => !isBudget(sql)).length).toBeGreaterThan(DATA_STATEMENTS);
+      const plain = (slow.result.body.data as { artists: { items: Record<string, unknown>[] } }).artists.items.map(({ again: _a, ...artist }) => artist);
+      expect(artists).toEqual(plain);
     });
   });
 });

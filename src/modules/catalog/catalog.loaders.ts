@@ -56,16 +56,16 @@ export function createCatalogLoaders(em: EntityManager) {
     reachableCatalogsByArtist: new DataLoader<ForViewer<{ id: string }>, Catalog[], string>(
       (keys) =>
         perViewer(keys, async (viewer, group) => {
-          const byArtist = groupBy(await repo.reachableCatalogsOfArtists(viewer, group.map((k) => k.id)), (r) => r.artist_id);
-          return group.map((k) => (byArtist.get(k.id) ?? []).map(({ artist_id: _a, ...catalog }) => catalog));
+          const byArtist = await repo.reachableCatalogsOfArtists(viewer, group.map((k) => k.id));
+          return group.map((k) => byArtist.get(k.id) ?? []);
         }),
       { cacheKeyFn: (k) => `${k.viewer.accountId}|${k.id}` },
     ),
 
     /** Accounts each catalog is linked to, by name. */
     accountsByCatalog: new DataLoader<string, CatalogAccount[]>(async (catalogIds) => {
-      const byCatalog = groupBy(await repo.accountsOfCatalogs(catalogIds), (r) => r.catalog_id);
-      return catalogIds.map((id) => (byCatalog.get(id) ?? []).map(({ catalog_id: _c, ...account }) => account));
+      const byCatalog = await repo.accountsOfCatalogs(catalogIds);
+      return catalogIds.map((id) => byCatalog.get(id) ?? []);
     }),
 
     /** The catalogs holding an ISRC that the viewer reaches. */

@@ -104,6 +104,53 @@ export function songsPageJson(catalogId: string, position: Position<readonly str
   };
 }
 
+/** A catalog as a relation's JSON gives it (timestamps as JSON text). */
+type CatalogJson = Omit<Catalog, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+
+/** A catalog read as JSON, its timestamps as Dates (and its members read ahead, if any, kept). */
+export const catalogOf = <T extends CatalogJson>(row: T): Omit<T, 'created_at' | 'updated_at'> & Catalog => ({
+  ...row,
+  created_at: new Date(row.created_at),
+  updated_at: new Date(row.updated_at),
+});
+
+/**
+ * Catalog.accounts, the relation's one SQL text: the accounts the catalog whose id is the SQL
+ * expression `catalogId` is linked to, by name then id (at most LIST_BOUNDS.accountsPerCatalog, paged
+ * by the service), as a JSON array. The batched loader (accountsOfCatalogs) and the read-ahead
+ * (artistCatalogsJson) compose it; its aliases (ca_*) are its own.
+ */
+export function catalogAccountsJson(catalogId: string): string {
+  return `coalesce((select json_agg(json_build_object('id', ca_a.id, 'name', ca_a.name, 'kind', ca_a.kind) order by ca_a.name, ca_a.id)
+            from (select ca_x.id, ca_x.name, ca_x.kind from account_catalogs ca_l join accounts ca_x on ca_x.id = ca_l.account_id
+                   where ca_l.catalog_id = ${catalogId} order by ca_x.name, ca_x.id limit ${LIST_BOUNDS.accountsPerCatalog}) ca_a), '[]'::json)`;
+}
+
+/**
+ * Artist.catalogs, the relation's one SQL text: the catalogs the artist whose id is the SQL
+ * expression `artistId` is on (linked to the artist account, or holding an entry crediting it) that
+ * the viewer reaches, by name then id (at most LIST_BOUNDS.catalogsPerList, paged by the service), as
+ * a JSON array of catalogs; `members` adds `json_build_object` members over the catalog `ar_c`
+ * (relations read ahead: its accounts, a page of its songs). The batched loader
+ * (reachableCatalogsOfArtists) and the read-ahead (artistCatalogsJson) compose it; its aliases (ar_*) are its own.
+ */
+export function reachableCatalogsJson(viewer: Viewer, artistId: string, members: SqlCondition = { sql: '', bindings: [] }): SqlCondition {
+  const reach = catalogReach(viewer, 'ar_c.id');
+  return {
+    sql: `coalesce((
+        select json_agg(json_build_object('id', ar_c.id, 'name', ar_c.name, 'created_at', ar_c.created_at, 'updated_at', ar_c.updated_at${members.sql})
+                        order by ar_c.name, ar_c.id)
+          from (select ar_c.* from catalogs ar_c
+                 where ar_c.id in (select ar_l.catalog_id from account_catalogs ar_l where ar_l.account_id = ${artistId}
+                                   union
+                                   select ar_s.catalog_id from catalog_song_artists ar_sa join catalog_songs ar_s on ar_s.id = ar_sa.catalog_song_id
+                                    where ar_sa.artist_id = ${artistId})
+                   and ${reach.sql}
+                 order by ar_c.name, ar_c.id limit ${LIST_BOUNDS.catalogsPerList}) ar_c), '[]'::json)`,
+    bindings: [...members.bindings, ...reach.bindings],
+  };
+}
+
 /** The writes of POST /api/catalogs/songs, made inside one transaction. */
 export type CatalogSongWrites = Pick<
   CatalogRepository,
@@ -199,31 +246,25 @@ export class CatalogRepository {
 
   /**
    * The catalogs each artist is on (linked to the artist account, or holding an entry crediting
-   * it) that the viewer reaches: catalog reach is part of the read.
+   * it) that the viewer reaches (reachableCatalogsJson), by artist: catalog reach is part of the read.
    */
-  reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<(Catalog & { artist_id: string })[]> {
-    const reach = catalogReach(viewer, 'c.id');
-    return query(
+  async reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<Map<string, Catalog[]>> {
+    const catalogs = reachableCatalogsJson(viewer, 'ar_o.id');
+    const rows = await query<{ artist_id: string; catalogs: CatalogJson[] }>(
       this.em,
-      `select artist_id, id, name, created_at, updated_at from (
-         select x.artist_id, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by x.artist_id order by c.name, c.id) as rn
-           from (select ac.account_id as artist_id, ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[])
-                 union
-                 select csa.artist_id, cs.catalog_id from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
-                  where csa.artist_id = any(?::uuid[])) x
-           join catalogs c on c.id = x.catalog_id
-          where ${reach.sql}) t
-        where rn <= ${LIST_BOUNDS.catalogsPerList}`,
-      [pgArray(artistIds), pgArray(artistIds), ...reach.bindings],
+      `select ar_o.id as artist_id, ${catalogs.sql} as catalogs from unnest(?::uuid[]) as ar_o(id)`,
+      [...catalogs.bindings, pgArray(artistIds)],
     );
+    return new Map(rows.map((row) => [row.artist_id, row.catalogs.map(catalogOf)]));
   }
 
   /**
    * Artist.catalogs read ahead (graphql/prefetch.ts): a SQL expression, for the artist whose id is
    * the SQL expression `artistId`, giving `{reachable, catalogs}`: whether the viewer reaches the
-   * artist, and (only then) the catalogs Artist.catalogs answers, by name, each with its accounts
-   * and one page of its songs (with each entry's credits) when asked. The aliases are the
-   * expression's own (pf_*), so the caller's `artistId` is never shadowed.
+   * artist, and (only then) the catalogs Artist.catalogs answers (reachableCatalogsJson), each with
+   * its accounts (catalogAccountsJson) and one page of its songs (songsPageJson, with each entry's
+   * credits) when asked: the relations' own SQL texts, composed. The aliases are the expression's
+   * own (pf_*, and each builder's), so the caller's `artistId` is never shadowed.
    */
   artistCatalogsJson(
     viewer: Viewer,
@@ -231,46 +272,30 @@ export class CatalogRepository {
     include: { accounts: boolean; songs?: { offset: number; limit: number; filter: string | null } },
   ): SqlCondition {
     const artistReach = reachCondition(viewer, artistId);
-    const reach = catalogReach(viewer, 'pf_c.id');
-    const bindings: unknown[] = [...artistReach.bindings, ...artistReach.bindings];
-    let members = `'id', pf_c.id, 'name', pf_c.name, 'created_at', pf_c.created_at, 'updated_at', pf_c.updated_at`;
+    const members: SqlCondition = { sql: '', bindings: [] };
     if (include.songs) {
       const { offset, limit, filter } = include.songs;
-      const songs = songsPageJson('pf_c.id', { offset }, limit, filter);
-      members += `, 'songs', ${songs.sql}`;
-      bindings.push(...songs.bindings);
+      const songs = songsPageJson('ar_c.id', { offset }, limit, filter);
+      members.sql += `, 'songs', ${songs.sql}`;
+      members.bindings.push(...songs.bindings);
     }
-    if (include.accounts) {
-      members += `, 'accounts', coalesce((select json_agg(json_build_object('id', pf_ca.id, 'name', pf_ca.name, 'kind', pf_ca.kind) order by pf_ca.name, pf_ca.id)
-                                            from (select pf_a2.id, pf_a2.name, pf_a2.kind from account_catalogs pf_cac join accounts pf_a2 on pf_a2.id = pf_cac.account_id
-                                                   where pf_cac.catalog_id = pf_c.id order by pf_a2.name, pf_a2.id limit ${LIST_BOUNDS.accountsPerCatalog}) pf_ca), '[]'::json)`;
-    }
-    bindings.push(...reach.bindings);
+    if (include.accounts) members.sql += `, 'accounts', ${catalogAccountsJson('ar_c.id')}`;
+    const catalogs = reachableCatalogsJson(viewer, artistId, members);
     return {
-      sql: `select json_build_object('reachable', ${artistReach.sql}, 'catalogs', case when ${artistReach.sql} then coalesce((
-               select json_agg(json_build_object(${members}) order by pf_c.name, pf_c.id)
-                 from (select pf_c.* from catalogs pf_c
-                        where pf_c.id in (select pf_l.catalog_id from account_catalogs pf_l where pf_l.account_id = ${artistId}
-                                          union
-                                          select pf_s.catalog_id from catalog_song_artists pf_sa join catalog_songs pf_s on pf_s.id = pf_sa.catalog_song_id
-                                           where pf_sa.artist_id = ${artistId})
-                          and ${reach.sql}
-                        order by pf_c.name, pf_c.id limit ${LIST_BOUNDS.catalogsPerList}) pf_c), '[]'::json) else '[]'::json end)`,
-      bindings,
+      sql: `select json_build_object('reachable', pf_r.ok, 'catalogs', case when pf_r.ok then ${catalogs.sql} else '[]'::json end)
+              from (select ${artistReach.sql} as ok) pf_r`,
+      bindings: [...catalogs.bindings, ...artistReach.bindings],
     };
   }
 
-  /** Accounts each catalog is linked to, by name. */
-  accountsOfCatalogs(catalogIds: readonly string[]): Promise<(CatalogAccount & { catalog_id: string })[]> {
-    return query(
+  /** The accounts each catalog is linked to (catalogAccountsJson), by catalog. */
+  async accountsOfCatalogs(catalogIds: readonly string[]): Promise<Map<string, CatalogAccount[]>> {
+    const rows = await query<{ catalog_id: string; accounts: CatalogAccount[] }>(
       this.em,
-      `select catalog_id, id, name, kind from (
-         select ac.catalog_id, a.id, a.name, a.kind, row_number() over (partition by ac.catalog_id order by a.name, a.id) as rn
-           from account_catalogs ac join accounts a on a.id = ac.account_id
-          where ac.catalog_id = any(?::uuid[])) t
-        where rn <= ${LIST_BOUNDS.accountsPerCatalog} order by name, id`,
+      `select ca_o.id as catalog_id, ${catalogAccountsJson('ca_o.id')} as accounts from unnest(?::uuid[]) as ca_o(id)`,
       [pgArray(catalogIds)],
     );
+    return new Map(rows.map((row) => [row.catalog_id, row.accounts]));
   }
 
   /** The catalogs holding each ISRC that the viewer reaches: catalog reach is part of the read. */
