@@ -13,7 +13,7 @@ const ROWS = 120;
 /** A demo song with stored track stats for platform_a and platform_b (the demo data set's research answers). */
 const STORED = 'GBNWR2400001';
 
-/** The README's composed research query (Research composed across the graph), its songs' page size a variable. */
+/** The composed research query of docs/api/research.md (Research composed across the graph), its songs' page size a variable. */
 const RESEARCH = `query Research($limit: Int) { artists(limit: 5) { items { name catalogs(limit: 5) { items { name songs(limit: $limit) { items { isrc name
     stats(source: "platform_a,platform_b") { stats { source data dataSource capturedAt } } } } } } } } }`;
 
@@ -57,7 +57,7 @@ describe('statements per request: composed queries (real PostgreSQL)', () => {
   const warm = async () => expect((await t.http().get('/api/accounts/me').set(as.nora)).status).toBe(200);
   const measure = (run: () => Promise<{ status: number; body: Record<string, unknown> }>) => t.sql.measure(run) as Promise<Measured>;
 
-  describe("the README's research query: roster → catalogs → songs page → stats", () => {
+  describe("the research query of docs/api/research.md: roster → catalogs → songs page → stats", () => {
     it.each(PAGES)('page of %i: at most two statements read its rows, every song answered from stored data', async (limit) => {
       await warm();
       const m = await measure(() => t.graphql(RESEARCH, { limit }, as.nora));
