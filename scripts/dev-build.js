@@ -89,7 +89,7 @@ async function main() {
   const quiet = process.argv.includes('--quiet');
   const options = swcOptions();
   const key = createHash('sha256')
-    .update(JSON.stringify([SWC_VERSION, options, fs.readFileSync(__filename, 'utf8')]))
+    .update(JSON.stringify([SWC_VERSION, options, fs.readFileSync(path.join(__dirname, 'dev-build.js'), 'utf8')]))
     .digest('hex');
   const previous = readStamp();
   const fresh = force || previous.key !== key;
