@@ -6,7 +6,7 @@
  * dist/migrations, dist/sdk/src: CommonJS, a source map beside each file). It does not type-check:
  * `npm run typecheck` and CI do; `npm run build` is the full tsc build (the Docker image's).
  *
- *   node scripts/dev-build.js [--force] [--quiet]
+ *   node scripts/dev-build.js [--force] [--quiet] [--out <dir>]   (default dir: dist)
  *
  * A source is transpiled again only when its size or modification time differs from the last
  * build's record (dist/.dev-build.json) or its output is missing; the outputs of a deleted source
@@ -22,7 +22,8 @@ const loadSwc = () => require('@swc/core');
 const SWC_VERSION = require('@swc/core/package.json').version;
 
 const ROOT = path.join(__dirname, '..');
-const OUT = path.join(ROOT, 'dist');
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'dist');
 const STAMP = path.join(OUT, '.dev-build.json');
 /** The folders `tsc -p tsconfig.build.json` compiles (src, migrations) and the SDK sources the CLI imports. */
 const SOURCES = ['src', 'migrations', 'sdk/src'];
