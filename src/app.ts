@@ -43,6 +43,7 @@ import { requestLogging } from './http/request-log';
 import { answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
 import { graphqlIdempotency } from './http/idempotency';
+import { DEMO_KEYS } from './db/seeders/demo.data';
 
 export interface App {
   express: express.Express;
@@ -112,7 +113,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const openapi = buildOpenApiDocument(plain, routes);
   app.use(docsRouter(openapi));
   // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
-  app.use(dashboardRouter());
+  // The demo keys are shown where the start banner shows them: with the demo data set (the embedded database, or DEMO_SEED=true).
+  const demoData = !deps.config.database.url || deps.config.database.demoSeed === 'true';
+  app.use(dashboardRouter({ baseUrl: deps.config.publicUrl, demoKeys: demoData ? DEMO_KEYS : [] }));
 
   // Request limits: every operation is weighed and charged (REST routes charge in the router).
   const providerFields = providerFieldsOf(plain);

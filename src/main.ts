@@ -1,3 +1,4 @@
+import './common/compile-cache';
 import 'reflect-metadata';
 import { App, createApp } from './app';
 import { assertPortFree, listen } from './common/listen';

@@ -1,3 +1,4 @@
+import './common/compile-cache';
 import 'reflect-metadata';
 import { createLogger } from './common/logger';
 import { exitGracefullyOnSignals } from './common/shutdown';

@@ -36,6 +36,24 @@ describe('in-browser docs pages, offline (npm-bundled assets)', () => {
     }
   });
 
+  it('sends a browser at /api to the REST API reference, and keeps the REST answer for API clients', async () => {
+    for (const path of ['/api', '/api/']) {
+      const page = await t.http().get(path).set('accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+      expect({ path, status: page.status, location: page.headers.location }).toEqual({ path, status: 302, location: '/api/docs' });
+      expect(page.headers.vary).toMatch(/Accept/i);
+      for (const accept of ['application/json', '*/*', '']) {
+        const res = await t.http().get(path).set('accept', accept);
+        expect({ path, accept, status: res.status, type: res.headers['content-type'] }).toEqual({ path, accept, status: 404, type: 'application/json; charset=utf-8' });
+        expect(res.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+        expect(res.headers.vary).toMatch(/Accept/i);
+      }
+    }
+    // A REST route below /api is untouched by the browser's Accept.
+    const me = await t.http().get('/api/accounts/me').set('accept', 'text/html').set(as.nora);
+    expect(me.status).toBe(200);
+    expect(me.body.account.name).toBe('Nora North');
+  });
+
   it('serves the REST API reference at /api/docs without credentials', async () => {
     const res = await t.http().get('/api/docs');
     expect(res.status).toBe(200);

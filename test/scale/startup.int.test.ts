@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createLogger } from '../../src/common/logger';
 import { loadConfig } from '../../src/config/config';
-import { Database, openDatabase } from '../../src/db/database';
+import { Database, DEMO_SEED_SETTING, demoSeedVersion, openDatabase } from '../../src/db/database';
 import { entities } from '../../src/modules';
 import { RenderQueue } from '../../src/jobs/queue';
 import { migrationsList } from '../../migrations';
@@ -43,6 +43,22 @@ describe('instances starting together on an empty database', () => {
     expect(applied).toHaveLength(migrationsList.length);
     expect(applied.every((m) => m.n === 1)).toBe(true);
     expect(await query("select count(*)::int as n from accounts where name = 'Nora North'")).toEqual([{ n: 1 }]);
+  });
+
+  it('loads the demo data set again at start only when its version changed (a plain restart leaves the data as it is)', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url(), DATABASE_POOL_MAX: '3', DEMO_SEED: 'true' });
+    const version = demoSeedVersion(config);
+    expect(await query(`select value from settings where name = '${DEMO_SEED_SETTING}'`)).toEqual([{ value: version }]);
+    const [first] = await query<{ id: string }>('select id from template_favourites order by id limit 1');
+    await query(`delete from template_favourites where id = '${first!.id}'`);
+    // Same version: a restart runs no seed, so a demo row deleted by hand stays deleted.
+    opened.push(await openDatabase(config, logger, { entities }));
+    expect(await query(`select count(*)::int as n from template_favourites where id = '${first!.id}'`)).toEqual([{ n: 0 }]);
+    // Another version (a release changed the data set): the next start loads it, and records the version.
+    await query(`update settings set value = 'an-older-release' where name = '${DEMO_SEED_SETTING}'`);
+    opened.push(await openDatabase(config, logger, { entities }));
+    expect(await query(`select count(*)::int as n from template_favourites where id = '${first!.id}'`)).toEqual([{ n: 1 }]);
+    expect(await query(`select value from settings where name = '${DEMO_SEED_SETTING}'`)).toEqual([{ value: version }]);
   });
 
   it('four processes set up the render queue at once (pg-boss\'s create_queue would deadlock without the lock)', async () => {

@@ -64,7 +64,29 @@ export function dashboardPage(): string {
 `;
 }
 
-export function landingPage(): string {
+/** What the landing page shows: where the service answers, and the demo keys when the demo data set is loaded. */
+export interface LandingOptions {
+  /** The service's public base URL (PUBLIC_URL), for the copy-paste commands. */
+  baseUrl: string;
+  /** The demo data set's API keys, shown only when the service runs with it (as the start banner does). */
+  demoKeys: ReadonlyArray<{ label: string; raw: string }>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** GET /welcome: how to get an API key (demo keys, signup, the CLI) and where each face of the service is. */
+export function landingPage({ baseUrl, demoKeys }: LandingOptions): string {
+  const base = escapeHtml(baseUrl);
+  const demo = demoKeys.length
+    ? `<p>This service runs with the demo data set: each of these keys signs in as one of its accounts (the start banner lists them too).</p>
+      <table class="keys">
+        <thead><tr><th>Account</th><th>API key (<code>x-api-key</code> header)</th></tr></thead>
+        <tbody>
+${demoKeys.map((key) => `          <tr><td>${escapeHtml(key.label)}</td><td><code>${escapeHtml(key.raw)}</code></td></tr>`).join('\n')}
+        </tbody>
+      </table>`
+    : '<p>In development, <code>npm start</code> (the embedded PostgreSQL with the demo data set) prints demo API keys in its start banner. This instance has no demo data: sign up below.</p>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -75,12 +97,34 @@ export function landingPage(): string {
 </head>
 <body>
   <header><h1>Music Agent Service</h1></header>
-  <main class="card">
-    <ul class="links">
-      <li><a href="/dashboard">Render dashboard</a>: sign in with an API key, start renders and watch them live</li>
-      <li><a href="/api/docs">REST API reference</a> (OpenAPI: <a href="/api/openapi.json">/api/openapi.json</a>)</li>
-      <li><a href="/graphql">GraphiQL</a>: the GraphQL API, subscriptions included</li>
-    </ul>
+  <main>
+    <section class="card" id="get-a-key">
+      <h2>Get an API key</h2>
+      <h3>Demo keys</h3>
+      ${demo}
+      <h3>Sign up</h3>
+      <p>An <code>agent+…@</code> address gets an account and its first key at once; any other address gets a 6-digit code by e-mail, traded for the key at <code>POST /api/agents/verify</code>.</p>
+      <pre><code>curl -X POST ${base}/api/agents/signup -H 'content-type: application/json' -d '{"email": "agent+me@example.com"}'
+curl -X POST ${base}/api/agents/verify -H 'content-type: application/json' -d '{"email": "me@example.com", "code": "123456"}'</code></pre>
+      <h3 id="cli">With the CLI</h3>
+      <p>The <code>mas</code> command line signs up and keeps the key in its config file (<code>~/.config/mas/config.json</code>), then starts renders, watches runs and runs queries:</p>
+      <pre><code>npx mas signup agent+me@example.com --url ${base}
+npx mas runs --watch</code></pre>
+      <p>Send the key as the <code>x-api-key</code> header (or <code>Authorization: Bearer</code>); create more with <code>POST /api/keys</code>.</p>
+    </section>
+    <section class="card">
+      <h2>Use it</h2>
+      <ul class="links">
+        <li><a href="/api/docs">REST API reference</a> (OpenAPI: <a href="/api/openapi.json">/api/openapi.json</a>)</li>
+        <li><a href="/graphql">GraphiQL</a>: the GraphQL API, subscriptions included</li>
+        <li><a href="/dashboard">Render dashboard</a>: sign in with an API key, start renders and watch them live</li>
+        <li><a href="#sdk">TypeScript SDK</a> and <a href="#cli">CLI</a> for agents; AI agents over MCP at <code>${base}/mcp</code> (or <code>mas mcp</code> over stdio)</li>
+      </ul>
+      <h3 id="sdk">TypeScript SDK</h3>
+      <p>The typed client (<code>@mas/sdk</code>, in the service's repository under <code>sdk/</code>): GraphQL over HTTP, render progress over graphql-ws.</p>
+      <pre><code>import { MasClient } from '@mas/sdk';
+const mas = new MasClient({ url: '${base}', apiKey: process.env.MAS_API_KEY });</code></pre>
+    </section>
   </main>
 </body>
 </html>

@@ -6,7 +6,7 @@ import { toHttpError } from '../rest/error-status';
 import { sendError } from '../rest/rest.router';
 import { PUBLIC_PAGE } from '../caching';
 import { Asset, packageDir } from '../docs/assets';
-import { DASHBOARD_CSP, dashboardPage, landingPage } from './dashboard.page';
+import { DASHBOARD_CSP, dashboardPage, LandingOptions, landingPage } from './dashboard.page';
 
 /** public/dashboard at the repository root, from src/ (ts) or dist/src/ (built). */
 function publicDir(): string {
@@ -31,11 +31,11 @@ export function dashboardAssets(): Record<string, Asset> {
  * GET /dashboard and its assets, the landing page /welcome, and GET / which sends a browser
  * (Accept: text/html first) to /welcome; API clients keep the JSON 404 of an unknown route.
  */
-export function dashboardRouter(): express.Router {
+export function dashboardRouter(landingOptions: LandingOptions): express.Router {
   const router = express.Router();
   const assets = dashboardAssets();
   const page = dashboardPage();
-  const landing = landingPage();
+  const landing = landingPage(landingOptions);
   router.get('/', (req: Request, res: Response, next) => {
     // A browser is sent on, an API client gets JSON: the answer depends on Accept.
     res.vary('Accept');

@@ -25,7 +25,7 @@ function serveAssets(assets: Record<string, Asset>, route: string): express.Rout
  */
 export function mayBeDocs(path: string): boolean {
   const lower = path.toLowerCase();
-  return lower.startsWith('/docs') || lower.startsWith('/openapi.json');
+  return lower === '/' || lower.startsWith('/docs') || lower.startsWith('/openapi.json');
 }
 
 /**
@@ -49,6 +49,13 @@ export function docsRouter(openapi: OpenApiDocument): express.Router {
   // Where people look first: /docs and /api (in a browser) lead to the reference.
   router.get(['/docs', '/docs/'], (_req, res) => {
     res.locals.route = '/docs';
+    res.set('cache-control', PUBLIC_PAGE).redirect(302, '/api/docs');
+  });
+  // A browser (Accept: text/html before JSON) at /api is sent to the reference; API clients get the REST router's answer.
+  router.get(['/api', '/api/'], (req, res, next) => {
+    res.vary('Accept');
+    if (req.accepts(['json', 'html']) !== 'html') return next();
+    res.locals.route = '/api';
     res.set('cache-control', PUBLIC_PAGE).redirect(302, '/api/docs');
   });
   router.get(['/api/docs', '/api/docs/'], (_req, res) => {
