@@ -14,6 +14,7 @@ import { UsageRecorder } from './auth/usage';
 import { LimitOverrides } from './auth/limit-overrides';
 import type { Prefetches } from './graphql/prefetch';
 import { createLoaders, Loaders, prefetches } from './modules';
+import { identityAccounts } from './modules/account';
 
 /** Long-lived collaborators, made once per process and shared by every request. */
 export interface AppDeps {
@@ -50,7 +51,7 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
     logger,
     authenticator: new Authenticator(
       config,
-      new JwtVerifier(config),
+      new JwtVerifier(config, identityAccounts),
       new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, sessionUrl, logger),
     ),
     mailer: createMailer(config, logger),

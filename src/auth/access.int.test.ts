@@ -29,21 +29,21 @@ describe('AccessPolicy', () => {
   });
 
   it('resolves account_id: own by default, reachable ones, 403 otherwise, 400 when malformed', async () => {
-    await expect(policy.resolveAccount(viewers.nora)).resolves.toBe(DEMO.nora);
-    await expect(policy.resolveAccount(viewers.nora, DEMO.liam)).resolves.toBe(DEMO.liam);
-    await expect(policy.resolveAccount(viewers.nora, DEMO.sam)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(policy.resolveAccount(viewers.otto, DEMO.nora)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(policy.resolveAccount(viewers.ada, DEMO.sam)).resolves.toBe(DEMO.sam);
-    await expect(policy.resolveAccount(viewers.nora, 'x')).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'account_id', message: 'must be a UUID' }] });
+    await expect(policy.requireAccess(viewers.nora, { account: undefined })).resolves.toBe(DEMO.nora);
+    await expect(policy.requireAccess(viewers.nora, { account: DEMO.liam })).resolves.toBe(DEMO.liam);
+    await expect(policy.requireAccess(viewers.nora, { account: DEMO.sam })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.requireAccess(viewers.otto, { account: DEMO.nora })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.requireAccess(viewers.ada, { account: DEMO.sam })).resolves.toBe(DEMO.sam);
+    await expect(policy.requireAccess(viewers.nora, { account: 'x' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'account_id', message: 'must be a UUID' }] });
   });
 
-  it('allows organization_id to members, the organization itself and admins only', () => {
-    expect(() => policy.assertOrganization(viewers.nora, DEMO.northwind)).not.toThrow();
-    expect(() => policy.assertOrganization(viewers.nora, DEMO.southside)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
-    expect(() => policy.assertOrganization(viewers.otto, DEMO.northwind)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
-    expect(() => policy.assertOrganization(viewers.ada, DEMO.southside)).not.toThrow();
-    expect(() => policy.assertOrganization({ ...viewers.otto, accountId: DEMO.southside }, DEMO.southside)).not.toThrow();
-    expect(() => policy.assertOrganization(viewers.nora, 'x')).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+  it('allows organization_id to members, the organization itself and admins only', async () => {
+    await expect(policy.requireAccess(viewers.nora, { organization: DEMO.northwind })).resolves.toBe(DEMO.northwind);
+    await expect(policy.requireAccess(viewers.nora, { organization: DEMO.southside })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.requireAccess(viewers.otto, { organization: DEMO.northwind })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(policy.requireAccess(viewers.ada, { organization: DEMO.southside })).resolves.toBe(DEMO.southside);
+    await expect(policy.requireAccess({ ...viewers.otto, accountId: DEMO.southside }, { organization: DEMO.southside })).resolves.toBe(DEMO.southside);
+    await expect(policy.requireAccess(viewers.nora, { organization: 'x' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'organization_id', message: 'must be a UUID' }] });
   });
 
   it('knows an artist on an owner\'s own roster (the organization adds it to its members directly)', async () => {

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import { AppError } from '../common/errors';
-import { hotQuery } from '../db/sql';
+import { AccessRepository, ViewerRow } from './access.repository';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
-import { AccountKind, Viewer } from './viewer';
+import type { Viewer } from './viewer';
 import type { ViewerCache } from './viewer-cache';
 
 export interface Credentials {
@@ -14,18 +14,6 @@ export interface Credentials {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-interface ViewerRow {
-  id: string;
-  kind: AccountKind;
-  name: string;
-  email: string | null;
-  organization_ids: string[] | null;
-}
-
-/** The account and its organizations, as one select list (grouped by account). */
-// The viewer's e-mail is its proven address only: what is shared with an address (templates) needs proof.
-const VIEWER_COLUMNS = `a.id, a.kind, a.name, case when a.email_verified_at is not null then a.email end as email, array_remove(array_agg(m.organization_id), null) as organization_ids`;
 
 /**
  * Turns request credentials into a Viewer. Rules 1-2 of the contract: both headers, or an invalid,
@@ -67,15 +55,7 @@ export class Authenticator {
       return cached.viewer;
     }
     const version = this.cache.version;
-    const rows = await hotQuery<ViewerRow & { key_id: string; last_used_at: Date | string | null }>(
-      em,
-      `select k.id as key_id, k.last_used_at, ${VIEWER_COLUMNS}
-         from api_keys k join accounts a on a.id = k.account_id left join memberships m on m.member_id = a.id
-        where k.hash = ? and k.revoked_at is null
-        group by k.id, a.id`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await new AccessRepository(em).viewerOfKey(hash);
     if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API key');
     const viewer = this.toViewer(row, 'api_key', row.key_id);
     let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
@@ -89,10 +69,7 @@ export class Authenticator {
 
   /** At most one write a minute per key; conditional so concurrent requests (and instances) do not pile up. */
   private async touchKey(em: EntityManager, keyId: string, now: number): Promise<void> {
-    await em.getConnection().execute(
-      `update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)`,
-      [new Date(now), keyId, new Date(now - LAST_USED_RESOLUTION_MS)],
-    );
+    await new AccessRepository(em).touchKey(keyId, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
   }
 
   private async fromToken(em: EntityManager, token: string): Promise<Viewer> {
@@ -107,11 +84,7 @@ export class Authenticator {
   }
 
   async viewerFor(em: EntityManager, accountId: string, via: Viewer['via'], apiKeyId?: string): Promise<Viewer> {
-    const rows = await em.getConnection().execute<ViewerRow[]>(
-      `select ${VIEWER_COLUMNS} from accounts a left join memberships m on m.member_id = a.id where a.id = ? group by a.id`,
-      [accountId],
-    );
-    const row = rows[0];
+    const row = await new AccessRepository(em).viewerOf(accountId);
     if (!row) throw new AppError('UNAUTHENTICATED', 'The account behind this credential no longer exists');
     return this.toViewer(row, via, apiKeyId);
   }

@@ -3,21 +3,38 @@ import { createPublicKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors';
 import type { Config } from '../config/config';
-import { AccountKind } from './viewer';
 
 /** The identity provider's key set could not be fetched or read: not the client's fault (503). */
 class KeySetUnavailable extends Error {}
 
+/** What a verified token says about its holder: the identity and, when proven, the e-mail address. */
+export interface TokenIdentity {
+  issuer: string;
+  subject: string | null;
+  /** Lower-cased, and only when the token proves it. */
+  email: string | null;
+  /** The name a new account takes. */
+  name: string;
+}
+
+/** The accounts tokens sign in to: found or made by the account module, handed in by the composition root. */
+export interface IdentityAccounts {
+  accountFor(em: EntityManager, identity: TokenIdentity): Promise<string>;
+}
+
 /**
  * Verifies identity-provider JWTs (jose) against a JWKS URL or a configured PEM public key, with
  * issuer, audience and exp required, asymmetric algorithms only, and maps the token to an account
- * (created on first sight).
+ * (created on first sight by IdentityAccounts).
  */
 export class JwtVerifier {
   private readonly getKey?: JWTVerifyGetKey;
   private publicKey?: KeyObject;
 
-  constructor(private readonly config: Config) {
+  constructor(
+    private readonly config: Config,
+    private readonly accounts: IdentityAccounts,
+  ) {
     const { jwksUrl } = config.auth;
     if (jwksUrl) {
       const remote = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3000, cooldownDuration: 30_000 });
@@ -80,10 +97,8 @@ export class JwtVerifier {
   }
 
   /**
-   * The token's account: the one bound to its issuer and subject; else, when the token proves its
-   * e-mail address, the person whose address was proven too (and the identity is bound to it); else
-   * a new person, bound to the identity, taking the address from any account holding it unproven
-   * (an agent+ signup). An unproven address is never matched nor stored.
+   * The token's account (IdentityAccounts: the one bound to its issuer and subject, else the person
+   * with its proven address, else a new person) and until when it may be remembered.
    */
   async accountFor(em: EntityManager, token: string): Promise<{ accountId: string; expiresAt: number }> {
     const payload = await this.verify(token);
@@ -93,28 +108,8 @@ export class JwtVerifier {
     const subject = typeof payload.sub === 'string' && payload.sub.trim() ? payload.sub : null;
     const email = this.provenEmail(payload);
     if (!subject && !email) throw new AppError('UNAUTHENTICATED', 'Token has neither a subject (sub) nor a verified e-mail claim');
-
-    // Two first requests may race: the loser's insert finds the winner's row on the next pass.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      if (subject) {
-        const bound = await em.execute<{ account_id: string }[]>(
-          'select account_id from account_identities where issuer = ? and subject = ?',
-          [issuer, subject],
-        );
-        if (bound[0]) return { accountId: bound[0].account_id, expiresAt };
-      }
-      if (email) {
-        // Only a proven address: an agent+ signup's (no mailbox proof) is never signed in to by e-mail.
-        const byEmail = await em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person' and email_verified_at is not null`, [email]);
-        if (byEmail[0]) {
-          if (subject) await this.bind(em, byEmail[0].id, issuer, subject);
-          return { accountId: byEmail[0].id, expiresAt };
-        }
-      }
-      const created = await this.createAccount(em, payload, email, issuer, subject);
-      if (created) return { accountId: created, expiresAt };
-    }
-    throw new AppError('UNAUTHENTICATED', 'The account for this token could not be created');
+    const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(subject).slice(0, 200));
+    return { accountId: await this.accounts.accountFor(em, { issuer, subject, email, name }), expiresAt };
   }
 
   /** The e-mail claim, lower-cased, when the token proves it; null otherwise. */
@@ -126,43 +121,7 @@ export class JwtVerifier {
     const proven = verified === true || (this.config.auth.trustEmail && verified === undefined);
     return proven ? claim.trim().toLowerCase() : null;
   }
-
-  private async bind(em: EntityManager, accountId: string, issuer: string, subject: string): Promise<boolean> {
-    const rows = await em.execute<{ id: string }[]>(
-      `insert into account_identities (id, created_at, updated_at, account_id, issuer, subject)
-       values (gen_random_uuid(), now(), now(), ?, ?, ?)
-       on conflict (issuer, subject) do nothing returning id`,
-      [accountId, issuer, subject],
-    );
-    return rows.length > 0;
-  }
-
-  /** A new person with its identity, in one transaction; null when a concurrent request won. */
-  private async createAccount(em: EntityManager, payload: JWTPayload, email: string | null, issuer: string, subject: string | null): Promise<string | null> {
-    const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(subject).slice(0, 200));
-    try {
-      return await em.transactional(async (tx) => {
-        // Proof takes the address from an account that holds it unproven (it keeps its keys and data, not the address).
-        if (email) await tx.execute(`update accounts set email = null, updated_at = now() where email = ? and email_verified_at is null`, [email]);
-        const rows = await tx.execute<{ id: string }[]>(
-          `insert into accounts (id, created_at, updated_at, kind, name, email, email_verified_at)
-           values (gen_random_uuid(), now(), now(), ?, ?, ?, case when ?::text is null then null else now() end)
-           on conflict do nothing returning id`,
-          [AccountKind.person, name, email, email],
-        );
-        if (!rows[0]) throw new LostRace();
-        if (subject && !(await this.bind(tx as EntityManager, rows[0].id, issuer, subject))) throw new LostRace();
-        return rows[0].id;
-      });
-    } catch (error) {
-      if (error instanceof LostRace) return null;
-      throw error;
-    }
-  }
 }
-
-/** Rolls back an account insert another request already made (same e-mail or identity). */
-class LostRace extends Error {}
 
 function mapJoseError(error: unknown): AppError {
   if (error instanceof AppError) return error;

@@ -33,9 +33,60 @@ export interface OrganizationDeletion {
   deleted_catalogs: string[];
 }
 
-/** Every read and write of accounts, memberships and organization invitations. */
+/** Rolls back an account insert another request already made (same e-mail or identity). */
+class LostRace extends Error {}
+
+/** Every read and write of accounts, memberships, organization invitations and identity-provider bindings. */
 export class AccountRepository {
   constructor(private readonly em: EntityManager) {}
+
+  /** The account bound to an identity provider's (issuer, subject), if any. */
+  async accountOfIdentity(issuer: string, subject: string): Promise<string | null> {
+    const rows = await this.em.execute<{ account_id: string }[]>('select account_id from account_identities where issuer = ? and subject = ?', [issuer, subject]);
+    return rows[0]?.account_id ?? null;
+  }
+
+  /** The person whose address is this proven one (an agent+ signup's unproven address never matches). */
+  async personWithProvenEmail(email: string): Promise<string | null> {
+    const rows = await this.em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person' and email_verified_at is not null`, [email]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** Binds an identity to the account; false when the identity is bound already (to any account). */
+  async bindIdentity(accountId: string, issuer: string, subject: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `insert into account_identities (id, created_at, updated_at, account_id, issuer, subject)
+       values (gen_random_uuid(), now(), now(), ?, ?, ?)
+       on conflict (issuer, subject) do nothing returning id`,
+      [accountId, issuer, subject],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A new person with its identity (when it has a subject), in one transaction; a proven address
+   * is taken from an account that holds it unproven (it keeps its keys and data, not the address).
+   * Null, with nothing written, when a concurrent request made the account or bound the identity first.
+   */
+  async createPersonWithIdentity(person: { name: string; email: string | null }, identity: { issuer: string; subject: string | null }): Promise<string | null> {
+    try {
+      return await this.em.transactional(async (tx) => {
+        if (person.email) await tx.execute(`update accounts set email = null, updated_at = now() where email = ? and email_verified_at is null`, [person.email]);
+        const rows = await tx.execute<{ id: string }[]>(
+          `insert into accounts (id, created_at, updated_at, kind, name, email, email_verified_at)
+           values (gen_random_uuid(), now(), now(), ?, ?, ?, case when ?::text is null then null else now() end)
+           on conflict do nothing returning id`,
+          [AccountKind.person, person.name, person.email, person.email],
+        );
+        if (!rows[0]) throw new LostRace();
+        if (identity.subject && !(await new AccountRepository(tx as EntityManager).bindIdentity(rows[0].id, identity.issuer, identity.subject))) throw new LostRace();
+        return rows[0].id;
+      });
+    } catch (error) {
+      if (error instanceof LostRace) return null;
+      throw error;
+    }
+  }
 
   accountsByIds(ids: readonly string[]): Promise<Account[]> {
     return this.em.find(Account, { id: { $in: [...ids] } });

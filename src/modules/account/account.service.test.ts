@@ -96,12 +96,12 @@ describe('AccountService membership rules', () => {
     // The organization rules are pure; only the roster lookup reads the database.
     const policy = new AccessPolicy({} as EntityManager);
     const access: MembershipAccess = {
-      actsForOrganization: (v, id) => policy.actsForOrganization(v, id),
-      assertOrganization: (v, id) => policy.assertOrganization(v, id),
+      requireAccess: (v, question) => policy.requireAccess(v, question),
+      mayAccess: (v, question) => policy.mayAccess(v, question),
       isOnRoster: async (ownerId, artistId) => roster.has(`${ownerId}:${artistId}`),
       canAccessAccountBatched: async () => true,
       // Every invitee is reached already here: its name shows (the masking is covered by membership.int.test.ts).
-      reachableAmong: async (_v, ids) => new Set(ids),
+      accessibleAccountIds: async (_v, ids) => new Set(ids),
     };
     const accountById = new DataLoader<string, Account | null>(async (ids) => ids.map((id) => store.accounts.get(id) ?? null), { cache: false });
     const organizationsByMemberId = new DataLoader<string, OrganizationType[]>(async (ids) => ids.map(() => []));

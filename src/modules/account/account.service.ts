@@ -3,7 +3,8 @@ import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/pagi
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
-import { badInput, forbidden, notFound } from '../../common/errors';
+import type { TokenIdentity } from '../../auth/jwt';
+import { AppError, badInput, forbidden, notFound } from '../../common/errors';
 import { type Account, AccountKind } from './account.entity';
 import type { AddMemberInput, CreateOrganizationInput, DeleteOrganizationInput, RemoveMemberInput } from './account.inputs';
 import type { AccountLoaders } from './account.loaders';
@@ -11,7 +12,7 @@ import type { AccountRepository, InvitationCaps, Revocation } from './account.re
 import type { AccountProfile, OrganizationDeletion, OrganizationMembership, OrganizationType } from './account.types';
 
 /** What the membership rules ask of the access policy. */
-export type MembershipAccess = Pick<AccessPolicy, 'actsForOrganization' | 'assertOrganization' | 'isOnRoster' | 'canAccessAccountBatched' | 'reachableAmong'>;
+export type MembershipAccess = Pick<AccessPolicy, 'requireAccess' | 'mayAccess' | 'isOnRoster' | 'canAccessAccountBatched' | 'accessibleAccountIds'>;
 
 /** The repository's public shape: what AccountService works with, and what a test fake implements. */
 export type AccountStore = Pick<
@@ -86,12 +87,12 @@ export class AccountService {
    */
   async addMember(viewer: Viewer, input: AddMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, account_id: accountId } = input;
-    if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
+    if (accountId === viewer.accountId && !(await this.access.mayAccess(viewer, { organization: organizationId }))) {
       // No valid invitation to accept: a non-member adding itself is refused as before.
-      if (!(await this.repo.acceptInvitation(organizationId, accountId))) this.access.assertOrganization(viewer, organizationId);
+      if (!(await this.repo.acceptInvitation(organizationId, accountId))) await this.access.requireAccess(viewer, { organization: organizationId });
       return this.state(viewer, await this.organizationOrFail(organizationId));
     }
-    this.access.assertOrganization(viewer, organizationId);
+    await this.access.requireAccess(viewer, { organization: organizationId });
     const org = await this.organizationOrFail(organizationId);
     if (accountId === organizationId) throw badInput('account_id', 'an organization cannot be a member of itself');
     const account = await this.loaders.accountById.load(accountId);
@@ -120,12 +121,12 @@ export class AccountService {
    */
   async removeMember(viewer: Viewer, input: RemoveMemberInput): Promise<OrganizationMembership> {
     const { id: organizationId, accountId } = input;
-    if (accountId === viewer.accountId && !this.access.actsForOrganization(viewer, organizationId)) {
-      if (!(await this.repo.declineInvitation(organizationId, accountId))) this.access.assertOrganization(viewer, organizationId);
+    if (accountId === viewer.accountId && !(await this.access.mayAccess(viewer, { organization: organizationId }))) {
+      if (!(await this.repo.declineInvitation(organizationId, accountId))) await this.access.requireAccess(viewer, { organization: organizationId });
       const declined: Revocation = { membership: false, invitation: true, invitations: [], catalog_links: [] };
       return { ...(await this.state(viewer, await this.organizationOrFail(organizationId))), revoked: declined };
     }
-    this.access.assertOrganization(viewer, organizationId);
+    await this.access.requireAccess(viewer, { organization: organizationId });
     const org = await this.organizationOrFail(organizationId);
     const revoked = await this.repo.removeMembership(organizationId, accountId);
     if (!revoked.membership && !revoked.invitation) throw notFound('Membership');
@@ -138,7 +139,7 @@ export class AccountService {
    * memberships, and catalogs linked to nobody else end with it.
    */
   async deleteOrganization(viewer: Viewer, input: DeleteOrganizationInput): Promise<OrganizationDeletion> {
-    this.access.assertOrganization(viewer, input.id);
+    await this.access.requireAccess(viewer, { organization: input.id });
     const org = await this.organizationOrFail(input.id);
     const ended = await this.repo.deleteOrganization(org.id);
     return { organization: toOrganization(org), ...ended };
@@ -147,7 +148,7 @@ export class AccountService {
   /** The organization's members and pending invitations; an invitee's name and kind only for a caller who reaches it already. */
   private async state(viewer: Viewer, org: Account): Promise<OrganizationMembership> {
     const [members, invitations] = await Promise.all([this.repo.members(org.id), this.repo.invitations(org.id)]);
-    const known = await this.access.reachableAmong(viewer, invitations.map((i) => i.id));
+    const known = await this.access.accessibleAccountIds(viewer, invitations.map((i) => i.id));
     return {
       organization: toOrganization(org),
       members,
@@ -160,5 +161,40 @@ export class AccountService {
     const org = await this.loaders.accountById.load(id);
     if (!org || org.kind !== AccountKind.organization) throw notFound('Organization');
     return org;
+  }
+}
+
+/** What provisioning asks of the repository. */
+export type ProvisioningStore = Pick<AccountRepository, 'accountOfIdentity' | 'personWithProvenEmail' | 'bindIdentity' | 'createPersonWithIdentity'>;
+
+/** The account a verified identity-provider token signs in to, made on first sight (src/auth/jwt.ts asks through IdentityAccounts). */
+export class ProvisioningService {
+  constructor(private readonly repo: ProvisioningStore) {}
+
+  /**
+   * The one bound to the token's issuer and subject; else, when the token proves its e-mail
+   * address, the person whose address was proven too (and the identity is bound to it); else a new
+   * person, bound to the identity, taking the address from any account holding it unproven (an
+   * agent+ signup). An unproven address is never matched nor stored (the token's reader passes none).
+   */
+  async accountFor(identity: TokenIdentity): Promise<string> {
+    const { issuer, subject, email } = identity;
+    // Two first requests may race: the loser's insert finds the winner's row on the next pass.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (subject) {
+        const bound = await this.repo.accountOfIdentity(issuer, subject);
+        if (bound) return bound;
+      }
+      if (email) {
+        const person = await this.repo.personWithProvenEmail(email);
+        if (person) {
+          if (subject) await this.repo.bindIdentity(person, issuer, subject);
+          return person;
+        }
+      }
+      const created = await this.repo.createPersonWithIdentity({ name: identity.name, email }, { issuer, subject });
+      if (created) return created;
+    }
+    throw new AppError('UNAUTHENTICATED', 'The account for this token could not be created');
   }
 }

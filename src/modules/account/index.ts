@@ -1,4 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { IdentityAccounts } from '../../auth/jwt';
 import type { AppModule } from '../module';
+import { AccountRepository } from './account.repository';
+import { ProvisioningService } from './account.service';
 import { createAccountLoaders } from './account.loaders';
 import { Account, Membership, OrganizationInvitation } from './account.entity';
 import { AccountResolver } from './account.resolver';
@@ -16,3 +20,8 @@ export const accountModule = {
   loaders: createAccountLoaders,
   references: accountReferences,
 } satisfies AppModule;
+
+/** For the composition root: the accounts JWT sign-in finds or makes (handed to JwtVerifier). */
+export const identityAccounts: IdentityAccounts = {
+  accountFor: (em: EntityManager, identity) => new ProvisioningService(new AccountRepository(em)).accountFor(identity),
+};

@@ -24,7 +24,7 @@ export interface RosterPageOf {
 const ROSTER = 'Query.artists';
 const ROSTER_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 /** The access rules the service applies. */
-export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'assertOrganization' | 'resolveAccount'>;
+export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'requireAccess'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
 export type ArtistLoaders = Pick<Context['loaders'], 'accountById' | 'socialsPage'>;
 
@@ -97,7 +97,6 @@ export class ArtistService {
 
   /** The caller reaches the account: its own scope without a statement, else the batched reach check. */
   canReach(viewer: Viewer, accountId: string): Promise<boolean> {
-    if (viewerScope(viewer).includes(accountId)) return Promise.resolve(true);
     return this.access.canAccessAccountBatched(viewer, accountId);
   }
 
@@ -105,10 +104,10 @@ export class ArtistService {
   async roster(viewer: Viewer, input: RosterInput, request: PageRequest = offsetRequest(input), readAhead: SqlCondition[] = []): Promise<RosterPageOf> {
     let owners: string[];
     if (input.organization_id) {
-      this.access.assertOrganization(viewer, input.organization_id);
+      await this.access.requireAccess(viewer, { organization: input.organization_id });
       owners = [input.organization_id];
     } else if (input.account_id) {
-      owners = [await this.access.resolveAccount(viewer, input.account_id)];
+      owners = [await this.access.requireAccess(viewer, { account: input.account_id })];
     } else {
       owners = viewerScope(viewer);
     }
@@ -128,7 +127,7 @@ export class ArtistService {
     if (input.organization_id) {
       const org = await this.loaders.accountById.load(input.organization_id);
       if (!org || org.kind !== AccountKind.organization) throw notFound('Organization');
-      this.access.assertOrganization(viewer, org.id);
+      await this.access.requireAccess(viewer, { organization: org.id });
       owner = org.id;
     }
     const artist = await this.repo.createArtist(owner, input.name, this.rosterMax);

@@ -40,8 +40,9 @@ function loaders(): CatalogLoaders {
 
 /** Nora reaches Luna; Kai (another tenant's artist of the same name as a credit) she does not. */
 const access: CatalogAccess = {
-  resolveAccount: async (viewer) => viewer.accountId,
-  reachableAmong: async (_viewer, ids) => new Set(ids.filter((id) => id === LUNA)),
+  requireAccess: async (viewer) => viewer.accountId,
+  mayAccess: async (viewer, question) => 'organization' in question && (question.organization === viewer.accountId || viewer.organizationIds.includes(question.organization)),
+  accessibleAccountIds: async (_viewer, ids) => new Set(ids.filter((id) => id === LUNA)),
   canAccessAccountBatched: async (_viewer, id) => id === LUNA,
 };
 

@@ -25,7 +25,7 @@ export type CatalogStore = Pick<
   'songsPageWithAccess' | 'transaction' | 'linkCatalog' | 'holdersOf' | 'unlinkableAsHolder' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
 >;
 /** The access rules the service applies besides catalog reach (which is the catalog module's own). */
-export type CatalogAccess = Pick<AccessPolicy, 'resolveAccount' | 'reachableAmong' | 'canAccessAccountBatched'>;
+export type CatalogAccess = Pick<AccessPolicy, 'requireAccess' | 'mayAccess' | 'accessibleAccountIds' | 'canAccessAccountBatched'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
 export type CatalogLoaders = Pick<
   Context['loaders'],
@@ -126,7 +126,7 @@ export class CatalogService {
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
   async catalogs(viewer: Viewer, input: CatalogsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Catalog>> {
-    const accountId = await this.access.resolveAccount(viewer, input.account_id);
+    const accountId = await this.access.requireAccess(viewer, { account: input.account_id });
     // Read whole (an account holds at most LIST_BOUNDS.catalogsPerAccount), by name then id, and paged here.
     return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
       list: 'Query.catalogs',
@@ -140,7 +140,7 @@ export class CatalogService {
   /** POST /api/catalogs: create a catalog ({name}) or link an existing one ({catalog_id}) to an account. */
   async addCatalog(viewer: Viewer, input: AddCatalogInput): Promise<Catalog> {
     if (input.catalog_id) return this.linkCatalog(viewer, input.catalog_id, input.account_id);
-    const accountId = await this.access.resolveAccount(viewer, input.account_id);
+    const accountId = await this.access.requireAccess(viewer, { account: input.account_id });
     const created = await this.repo.createCatalog(accountId, input.name!);
     if (!created) throw tooMany('name', `the account holds ${LIST_BOUNDS.catalogsPerAccount} catalogs already`);
     return created;
@@ -157,19 +157,19 @@ export class CatalogService {
   private async linkCatalog(viewer: Viewer, catalogId: string, accountId: string | undefined): Promise<Catalog> {
     const catalog = (await this.requireCatalogs(viewer, [catalogId])).get(catalogId)!;
     if (viewer.isAdmin) {
-      linked(await this.repo.linkCatalog(await this.access.resolveAccount(viewer, accountId), catalog.id));
+      linked(await this.repo.linkCatalog(await this.access.requireAccess(viewer, { account: accountId }), catalog.id));
       return catalog;
     }
     const target = accountId ?? viewer.accountId;
-    const member = viewer.organizationIds;
-    if (target !== viewer.accountId && !member.includes(target)) {
+    // Acting for the account as the account itself or as a member of it (an organization), not through reach.
+    if (!(await this.access.mayAccess(viewer, { organization: target }))) {
       // Reachable or not, the answer is the same: no one links a catalog to an account it does not act for.
       throw forbidden('A catalog can be linked only to your own account or to an organization you are a member of');
     }
     const holders = new Set(await this.repo.holdersOf(catalog.id));
     if (holders.has(target)) return catalog;
     const throughTarget = target === viewer.accountId ? null : target;
-    const holderOrg = holders.has(viewer.accountId) ? null : member.find((org) => holders.has(org));
+    const holderOrg = holders.has(viewer.accountId) ? null : viewer.organizationIds.find((org) => holders.has(org));
     if (holderOrg === undefined) {
       throw forbidden('You reach this catalog only through another account: its holder must link it');
     }
@@ -256,7 +256,7 @@ export class CatalogService {
     const ids = new Map<string, string>();
     if (!keys.length) return ids;
     const rows = await repo.artistsNamed(keys);
-    const reachable = await this.access.reachableAmong(viewer, rows.map((r) => r.id));
+    const reachable = await this.access.accessibleAccountIds(viewer, rows.map((r) => r.id));
     for (const row of rows) if (reachable.has(row.id) && !ids.has(row.key)) ids.set(row.key, row.id);
     return ids;
   }
@@ -278,7 +278,7 @@ export class CatalogService {
    */
   async removeCatalogs(viewer: Viewer, input: RemoveCatalogsInput): Promise<Catalog[]> {
     const accountIds = [...new Set(input.catalogs.map((c) => c.account_id))];
-    const reachable = await this.access.reachableAmong(viewer, accountIds);
+    const reachable = await this.access.accessibleAccountIds(viewer, accountIds);
     const rest = input.catalogs.filter((c) => !reachable.has(c.account_id));
     const asHolder = await this.repo.unlinkableAsHolder([viewer.accountId, ...viewer.organizationIds], rest);
     const refused = rest.find((c) => !asHolder.has(`${c.catalog_id}|${c.account_id}`));

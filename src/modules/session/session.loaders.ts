@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { LIST_BOUNDS } from '../../common/bounds';
-import { Chat } from './session.entity';
+import type { Chat } from './session.entity';
+import { SessionRepository } from './session.repository';
 
 export type SessionLoaders = ReturnType<typeof createSessionLoaders>;
 
 export function createSessionLoaders(em: EntityManager) {
+  const repo = new SessionRepository(em);
   return {
     /**
      * Every chat of each session asked for, oldest first, in one statement per batch. Keys are ids
@@ -13,7 +15,7 @@ export function createSessionLoaders(em: EntityManager) {
      * needs no owner.
      */
     chatsBySession: new DataLoader<string, Chat[]>(async (sessionIds) => {
-      const chats = await em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const chats = await repo.chatsOfSessions(sessionIds);
       const bySession = new Map<string, Chat[]>(sessionIds.map((id) => [id, []]));
       for (const chat of chats) bySession.get(chat.session.id)?.push(chat);
       // A session holds at most LIST_BOUNDS.chatsPerSession chats (createChat refuses more).

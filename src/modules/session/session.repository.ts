@@ -31,6 +31,14 @@ export interface SessionsPage {
 export class SessionRepository {
   constructor(private readonly em: EntityManager) {}
 
+  /**
+   * Every chat of the given sessions, oldest first, in one statement. The ids are of sessions the
+   * graph already reached (the caller's own: sessions are private), so the read needs no owner.
+   */
+  chatsOfSessions(sessionIds: readonly string[]): Promise<Chat[]> {
+    return this.em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
   /** Runs `work` in one transaction, on a repository bound to it. */
   transaction<T>(work: (repo: SessionRepository) => Promise<T>): Promise<T> {
     return this.em.transactional((tx) => work(new SessionRepository(tx as EntityManager)));
