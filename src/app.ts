@@ -32,12 +32,12 @@ import { templatePrompts } from './mcp/prompts';
 import { renderWaitTool } from './mcp/render-wait';
 import { McpCancellations } from './mcp/cancellations';
 import { operations, references, resolvers } from './modules';
-import { renderFiles } from './modules/render';
+import { renderFiles, RenderRunsRepository } from './modules/render';
 import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { ffmpegStatus } from './jobs/encoder';
 import { cancelOnDisconnect } from './db/statement-scope';
-import { newUrlSecret, URL_SECRET_SETTING } from './jobs/runtime';
+import { newUrlSecret, URL_SECRET_SETTING } from './jobs/signed-url';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
 import { answerConnect, requestEdge } from './http/body';
@@ -91,7 +91,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
   const metrics = createMetrics(deps.orm, { eventLoopResolutionMs: deps.config.http.eventLoopResolutionMs });
   // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
-  deps.render.metrics.collectStateWith((sql) => deps.orm.em.getConnection().execute(sql));
+  deps.render.metrics.collectStateWith(new RenderRunsRepository(deps.orm.em));
   const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
   // Unknown methods (405) and bodies declared past REQUEST_BODY_LIMIT (413), before any route.

@@ -6,7 +6,7 @@ import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
 import { ViewerCache } from './auth/viewer-cache';
 import { createMailer, Mailer } from './auth/mailer';
-import { createRenderRuntime, RenderRuntime } from './jobs/runtime';
+import { createRenderRuntime, RenderRuntime } from './modules/render';
 import { createProviders, Providers } from './providers';
 import { RateLimiter } from './auth/rate-limit';
 import { IdempotencyStore } from './http/idempotency';

@@ -11,7 +11,7 @@ import { DEMO_KEYS } from './db/seeders/demo.data';
 import { createDeps } from './deps';
 import { exitGracefullyOnSignals } from './common/shutdown';
 import { ffmpegStatus, NPM_FFMPEG_WARNING } from './jobs/encoder';
-import { RenderWorker } from './jobs/render.worker';
+import { RenderWorker } from './modules/render';
 import { startProviderMode } from './providers/provider-mode';
 
 const FFMPEG_SOURCES = { FFMPEG_PATH: 'FFMPEG_PATH', system: 'the system\'s', npm: 'the npm build of 2018: install Debian\'s ffmpeg or set FFMPEG_PATH' };

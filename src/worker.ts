@@ -7,8 +7,8 @@ import { openDatabase } from './db/database';
 import { entities } from './modules';
 import { WebhookDelivery } from './modules/webhook';
 import { ffmpegStatus, NPM_FFMPEG_WARNING } from './jobs/encoder';
-import { RenderWorker } from './jobs/render.worker';
-import { createRenderRuntime } from './jobs/runtime';
+import { RenderWorker } from './modules/render';
+import { createRenderRuntime } from './modules/render';
 
 /**
  * `npm run worker`: render workers as their own process. Any number of them, on any machine that

@@ -6,7 +6,7 @@ import { BrowserContext, chromium, Page } from 'playwright-core';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { renderEnv, startWorker } from './support/render';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 
 /** Debian's `chromium` package; CHROMIUM_PATH overrides it. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

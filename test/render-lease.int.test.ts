@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { probe, renderEnv, spawnWorker, startWorker, waitForRun, RunJson } from './support/render';
-import { RenderWorker } from '../src/jobs/render.worker';
+import { RenderWorker } from '../src/modules/render/render.worker';
 
 // 20 s of video: a quiet machine renders 150 frames in half a second, faster than a poll can catch it mid-way.
 const LONG_ENOUGH = { compositionId: 'social-post', width: 1280, height: 720, fps: 30, durationInFrames: 600, codec: 'h264' };

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { renderEnv, secondInstance, spawnWorker, startWorker, waitForRun } from './support/render';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 import { watchRun as watch, wsClient } from './support/live';
 
 describe('live render status across processes (real PostgreSQL)', () => {

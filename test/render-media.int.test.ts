@@ -13,7 +13,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { encode, EncodeError, ffmpegPath, ffmpegStatus, ffprobePath, resolveFfmpeg } from '../src/jobs/encoder';
 import { healthRouter } from '../src/http/health';
-import { RenderWorker } from '../src/jobs/render.worker';
+import { RenderWorker } from '../src/modules/render/render.worker';
 
 const run = promisify(execFile);
 

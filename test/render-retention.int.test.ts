@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { renderEnv, startWorker, waitForRun, RunJson } from './support/render';
-import { RenderMaintenance } from '../src/jobs/render.maintenance';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import { RenderMaintenance } from '../src/modules/render/render.maintenance';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 
 const tiny = { compositionId: 'title-card', inputProps: { title: 'Kept a while' }, width: 16, height: 16, fps: 5, durationInFrames: 2 };
 

@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './app';
 import { createAccount, createApiKeyFor, createArtist, createOrganization } from './factories';
 import { renderEnv, secondInstance, startWorker, waitForRun } from './support/render';
 import { watchRun, within, wsClient } from './support/live';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 
 const TINY = { compositionId: 'title-card', inputProps: { title: 'Account-wide' }, width: 16, height: 16, durationInFrames: 5 };
 const RUNS = 'subscription($status: [RunStatus!], $initial: Int) { renderRuns(status: $status, initial: $initial) { id status progress output { url } } }';

@@ -9,8 +9,8 @@ import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { probe, renderEnv, startWorker, waitForRun } from './support/render';
 import { S3_TEST_CREDENTIALS, startS3, TestS3 } from './support/s3';
-import { RenderMaintenance } from '../src/jobs/render.maintenance';
-import { RenderWorker } from '../src/jobs/render.worker';
+import { RenderMaintenance } from '../src/modules/render/render.maintenance';
+import { RenderWorker } from '../src/modules/render/render.worker';
 import { S3RenderStorage } from '../src/jobs/s3.storage';
 import { healthRouter } from '../src/http/health';
 

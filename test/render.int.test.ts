@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { as } from './demo';
 import { createTestApp, TestApp } from './app';
 import { probe, renderEnv, startWorker, waitForRun } from './support/render';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 import { ffmpegPath, ffprobePath } from '../src/jobs/encoder';
 
 describe('video render runs (real PostgreSQL, real ffmpeg)', () => {

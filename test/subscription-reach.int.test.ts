@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from './app';
 import { createAccount, createApiKeyFor, createOrganization } from './factories';
 import { renderEnv, secondInstance, startWorker, waitForRun } from './support/render';
 import { watchRun, within, wsClient } from './support/live';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 
 const TINY = { compositionId: 'title-card', inputProps: { title: 'Standing' }, width: 16, height: 16, durationInFrames: 5 };
 

@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from './app';
 import { createAccount, CreatedAccount, createOrganization } from './factories';
 import { renderEnv, secondInstance, spawnWorker, startWorker, waitForRun } from './support/render';
 import { Received, WebhookReceiver } from './support/webhook-receiver';
-import type { RenderWorker } from '../src/jobs/render.worker';
+import type { RenderWorker } from '../src/modules/render/render.worker';
 import { WebhookDelivery } from '../src/modules/webhook';
 import { RESPONSE_EXCERPT_BYTES } from '../src/modules/webhook/webhook.delivery';
 import { WEBHOOK_LOG_PER_ENDPOINT } from '../src/modules/webhook/webhook.inputs';

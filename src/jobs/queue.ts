@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
@@ -136,4 +137,31 @@ export class RenderQueue {
     this.boss = undefined;
     await boss?.stop({ graceful: true, wait: true, timeout: 1000 });
   }
+}
+
+/** pg-boss writes `$1` placeholders; knex (MikroORM's transaction) takes `?`. */
+export function toKnexBindings(text: string, values: unknown[] = []): { sql: string; bindings: unknown[] } {
+  const bindings: unknown[] = [];
+  const sql = text.replace(/\?/g, '\\?').replace(/\$(\d+)/g, (_match, n: string) => {
+    const value = values[Number(n) - 1];
+    // knex expands an array binding into a list; pg-boss means a PostgreSQL array (`unnest($2::uuid[])`).
+    bindings.push(value === undefined ? null : Array.isArray(value) ? pgArrayLiteral(value) : value);
+    return '?';
+  });
+  return { sql, bindings };
+}
+
+function pgArrayLiteral(values: unknown[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** pg-boss's SQL run inside `em`'s transaction, so a job is sent or cancelled with the rows written beside it. */
+export function sqlExecutorOf(em: EntityManager): SqlExecutor {
+  return {
+    executeSql: async (text, values) => {
+      const { sql, bindings } = toKnexBindings(text, values);
+      const rows = await em.getConnection().execute<unknown[]>(sql, bindings, 'all', em.getTransactionContext());
+      return { rows };
+    },
+  };
 }

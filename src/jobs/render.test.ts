@@ -6,7 +6,7 @@ import { COMPOSITIONS, findComposition, propsSchema } from './compositions';
 import { AssetWriter, mediaFields, quote, wrap } from './compositions/composition';
 import { MEDIA_DEMUXERS } from './compositions/media';
 import { timeLines } from './compositions/lyric-video';
-import { toKnexBindings } from './runtime';
+import { toKnexBindings } from './queue';
 import { UrlSigner } from './signed-url';
 
 /** A 1×1 red PNG. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** HMAC-signed, expiring links to rendered files: the link itself is the credential. */
 export class UrlSigner {
@@ -39,4 +39,12 @@ export class UrlSigner {
     if (this.secret === undefined) throw new Error('the link signer has no key');
     return createHmac('sha256', this.secret).update(`${key}\n${expires}`).digest('base64url');
   }
+}
+
+/** Name of the settings row holding the generated link key when RENDER_URL_SECRET is unset. */
+export const URL_SECRET_SETTING = 'render_url_secret';
+
+/** A fresh link key, stored once by the first instance (sharedSetting) and used by all. */
+export function newUrlSecret(): string {
+  return randomBytes(32).toString('base64url');
 }

@@ -4,7 +4,7 @@ import type { Context } from '../graphql/context';
 import { AppError, badInput } from '../common/errors';
 import { AccessPolicy } from '../auth/access';
 import { requestEntityManager } from '../db/request-em';
-import type { RunEvent } from '../jobs/run-events';
+import type { RunEvent } from '../modules/render';
 import type { CustomTool, ToolCallExtra } from './server';
 import { callTool, toolError } from './server';
 import { McpTool, routeInput } from './tools';

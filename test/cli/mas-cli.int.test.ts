@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 import { probe, renderEnv, startWorker } from '../support/render';
-import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { RenderWorker } from '../../src/modules/render/render.worker';
 import type { MailMessage } from '../../src/auth/mailer';
 import { freePort, listen } from '../sdk/listen';
 

@@ -21,7 +21,7 @@ import { as, TEST_ROUTER_SECRET } from '../demo';
 import { createAccount } from '../factories';
 import { renderEnv, startWorker } from '../support/render';
 import { within } from '../support/live';
-import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { RenderWorker } from '../../src/modules/render/render.worker';
 import { noteFieldName, notesSchema, notesTypeDefs } from './notes.subgraph';
 import type * as HiveConfig from '../../deploy/hive-gateway/gateway.config';
 import { TARGETS } from './targets';

@@ -1,6 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { RenderWorker } from '../../src/modules/render/render.worker';
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 import { renderEnv, RunJson, startWorker, waitForRun } from '../support/render';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { RunChange } from '../../src/jobs/run-events';
+import type { RunChange } from '../../src/modules/render/run-events';
 import { createTestDatabase, TestDatabase } from '../db';
 import { as } from '../demo';
 import { startRoundRobinProxy, RoundRobinProxy } from '../support/http-proxy';

@@ -6,7 +6,7 @@ import { Config, loadConfig } from '../../src/config/config';
 import { Database, openDatabase } from '../../src/db/database';
 import { entities } from '../../src/modules';
 import { createDeps } from '../../src/deps';
-import { RenderWorker } from '../../src/jobs/render.worker';
+import { RenderWorker } from '../../src/modules/render/render.worker';
 import { createTestDatabase, TestDatabase } from '../db';
 import { as, TEST_ROUTER_SECRET } from '../demo';
 import { ENV_ADMIN_URL } from '../pg';

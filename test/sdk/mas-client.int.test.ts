@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 import { DEMO } from '../../src/db/seeders/demo.data';
 import { renderEnv, startWorker } from '../support/render';
-import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { RenderWorker } from '../../src/modules/render/render.worker';
 import { freePort, listen } from './listen';
 
 async function caught(promise: Promise<unknown>): Promise<MasError> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ffprobePath } from '../../src/jobs/encoder';
-import { RenderWorker } from '../../src/jobs/render.worker';
+import { RenderWorker } from '../../src/modules/render/render.worker';
 import type { TestApp } from '../app';
 import { App, createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';

@@ -29,5 +29,12 @@ export function renderFiles(orm: Orm) {
 }
 
 export { presentRun, runViewOfSnapshot } from './render.service';
+/** For the composition root: the process's render runtime (queue, run events, storage, signer, metrics), the worker and its maintenance. */
+export { createRenderRuntime } from './render.runtime';
+export type { RenderRuntime } from './render.runtime';
+export { RenderWorker } from './render.worker';
+export { RenderMaintenance } from './render.maintenance';
+export { RenderRunsRepository } from './render-runs.repository';
+export type { RunChange, RunEvent } from './run-events';
 export type { RenderSettings } from './render.service';
 export type { RenderRunType } from './render.types';

@@ -1,6 +1,6 @@
 import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../common/errors';
-import type { RunChange } from '../../jobs/run-events';
+import type { RunChange } from './run-events';
 import { RunStatus } from './render.entity';
 import { RUNS_STREAM_MAX_PENDING, RunsStreamSource, RunsWatch } from './render.live';
 import type { RunView } from './render.repository';

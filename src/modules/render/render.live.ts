@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../common/errors';
-import type { RunChange, RunEvent } from '../../jobs/run-events';
+import type { RunChange, RunEvent } from './run-events';
 import { RunStatus } from './render.entity';
 import type { RunView } from './render.repository';
 import type { RenderRunType } from './render.types';

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { SqlExecutor } from '../../jobs/queue';
-import { sqlExecutorOf } from '../../jobs/runtime';
+import { sqlExecutorOf } from '../../jobs/queue';
 import { hotQuery, pgArray } from '../../db/sql';
 import { Account } from '../account';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput } from './render.entity';

@@ -2,7 +2,7 @@ import type { Position } from '../../common/paging';
 import { AccountKind, Viewer } from '../../auth/viewer';
 import { AppError } from '../../common/errors';
 import type { SqlExecutor } from '../../jobs/queue';
-import type { RenderRuntime } from '../../jobs/runtime';
+import type { RenderRuntime } from './render.runtime';
 import { RenderPayload, RunStatus } from './render.entity';
 import { reachableRunLoader } from './render.loaders';
 import type { NewRun, RenderStore, RunsPage, RunView } from './render.repository';

@@ -1,7 +1,10 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { PGBOSS_SCHEMA, RENDER_QUEUE } from './queue';
 
-type Query = <T>(sql: string) => Promise<T[]>;
+/** What the gauges read on scrape (RenderRunsRepository: one cheap statement each). */
+export interface RenderState {
+  waitingJobs(): Promise<number>;
+  activeRuns(): Promise<{ QUEUED: number; EXECUTING: number }>;
+}
 
 /**
  * Render metrics for operators. Events (finished renders, admissions refused, leases taken over,
@@ -57,18 +60,15 @@ export class RenderMetrics {
     if (count > 0) this.expired.inc(count);
   }
 
-  /** Registers the gauges read on scrape; `query` runs one cheap statement each (partial indexes). */
-  collectStateWith(query: Query): void {
+  /** Registers the gauges read on scrape from `state`. */
+  collectStateWith(state: RenderState): void {
     if (this.registry.getSingleMetric('render_queue_depth')) return;
     new Gauge({
       name: 'render_queue_depth',
       help: 'Render jobs waiting in the queue (created or waiting to retry)',
       registers: [this.registry],
       async collect() {
-        const rows = await query<{ n: number }>(
-          `select count(*)::int as n from ${PGBOSS_SCHEMA}.job where name = '${RENDER_QUEUE}' and state in ('created', 'retry')`,
-        ).catch(() => [{ n: 0 }]); // the queue's tables appear when it first starts
-        this.set(rows[0].n);
+        this.set(await state.waitingJobs());
       },
     });
     new Gauge({
@@ -77,11 +77,9 @@ export class RenderMetrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const rows = await query<{ status: string; n: number }>(
-          `select status, count(*)::int as n from render_runs where status in ('QUEUED', 'EXECUTING') group by status`,
-        );
-        this.set({ status: 'QUEUED' }, rows.find((r) => r.status === 'QUEUED')?.n ?? 0);
-        this.set({ status: 'EXECUTING' }, rows.find((r) => r.status === 'EXECUTING')?.n ?? 0);
+        const active = await state.activeRuns();
+        this.set({ status: 'QUEUED' }, active.QUEUED);
+        this.set({ status: 'EXECUTING' }, active.EXECUTING);
       },
     });
   }

@@ -1,5 +1,5 @@
-import type { Logger } from '../common/logger';
-import { PgListener } from '../db/listener';
+import type { Logger } from '../../common/logger';
+import { PgListener } from '../../db/listener';
 
 export const RUN_CHANNEL = 'render_runs';
 

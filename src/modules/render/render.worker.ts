@@ -1,21 +1,21 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type PgBoss from 'pg-boss';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../common/logger';
-import type { Config } from '../config/config';
-import type { Orm } from '../db/orm';
-import type { RenderPayload, StoredOutput } from '../modules/render/render.entity';
-import { CODECS } from './codecs';
-import { findComposition } from './compositions';
-import { AssetWriter, mediaProblems } from './compositions/composition';
-import { encode, ffmpegPath } from './encoder';
-import type { RenderJobData, RenderQueue } from './queue';
+import type { Logger } from '../../common/logger';
+import type { Config } from '../../config/config';
+import type { Orm } from '../../db/orm';
+import { CODECS } from '../../jobs/codecs';
+import { findComposition } from '../../jobs/compositions';
+import { AssetWriter, mediaProblems } from '../../jobs/compositions/composition';
+import { encode, ffmpegPath } from '../../jobs/encoder';
+import type { RenderJobData, RenderQueue } from '../../jobs/queue';
+import type { RenderStorage } from '../../jobs/storage';
+import type { StoredOutput } from './render.entity';
 import { RenderMaintenance, removeScratches } from './render.maintenance';
 import type { RenderMetrics } from './render.metrics';
+import { RenderRunsRepository } from './render-runs.repository';
 import type { RunEventBus } from './run-events';
-import type { RenderStorage } from './storage';
 
 export interface RenderWorkerDeps {
   orm: Orm;
@@ -60,11 +60,13 @@ export class RenderWorker {
   private readonly active = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private stopping = false;
   private readonly maintenance: RenderMaintenance;
+  private readonly runs: RenderRunsRepository;
   /** Names this process in leases (for operators reading render_leases). */
   private readonly workerName = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
   constructor(private readonly deps: RenderWorkerDeps) {
     this.maintenance = new RenderMaintenance(deps);
+    this.runs = new RenderRunsRepository(deps.orm.em);
   }
 
   async start(concurrency = this.deps.config.workers): Promise<void> {
@@ -108,10 +110,6 @@ export class RenderWorker {
     }
   }
 
-  private sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return this.deps.orm.em.getConnection().execute<T[]>(text, params);
-  }
-
   private async handle(job: PgBoss.JobWithMetadata<RenderJobData>, abort: AbortController): Promise<void> {
     const { runId } = job.data;
     const log = this.deps.logger.child({ runId, jobId: job.id, retryCount: job.retryCount });
@@ -119,24 +117,12 @@ export class RenderWorker {
     if (this.stopping) throw new RenderStopped('shutdown');
     const startedAt = Date.now();
     // Only the run's current job may claim it: a job replaced at a takeover is stale.
-    const claimed = await this.sql<{ payload: RenderPayload; attempts: number }>(
-      `with claimed as (
-         update render_runs set status = 'EXECUTING', started_at = coalesce(started_at, now()), attempts = attempts + 1,
-                progress = 0, error = null, finished_at = null
-          where id = ? and job_id = ? and status in ('QUEUED', 'EXECUTING') returning id, payload, attempts
-       ), lease as (
-         insert into render_leases (run_id, attempt, worker, heartbeat_at) select id, attempts, ?, now() from claimed
-         on conflict (run_id) do update set attempt = excluded.attempt, worker = excluded.worker, heartbeat_at = excluded.heartbeat_at
-       )
-       select payload, attempts from claimed`,
-      [runId, job.id, this.workerName],
-    );
-    if (!claimed.length) {
+    const claimed = await this.runs.claim(runId, job.id, this.workerName);
+    if (!claimed) {
       log.info('run is no longer waiting for this job (canceled, finished or taken over); job dropped');
       return;
     }
-    const payload = claimed[0].payload;
-    const attempt = claimed[0].attempts;
+    const { payload, attempts: attempt } = claimed;
     // Cancel arrives by NOTIFY; should LISTEN be down, a progress write or heartbeat that finds the run canceled stops it too.
     const off = await this.deps.events
       .subscribe(runId, (event) => {
@@ -189,7 +175,7 @@ export class RenderWorker {
       clearTimeout(timer);
       clearInterval(heartbeat);
       off();
-      await this.sql('delete from render_leases where run_id = ? and attempt = ?', [runId, attempt]).catch(() => undefined);
+      await this.runs.dropLease(runId, attempt).catch(() => undefined);
       await this.deps.storage.removeScratch(scratch).catch(() => undefined);
       this.deps.metrics.attemptEnded(outcome, payload.codec, (Date.now() - startedAt) / 1000);
     }
@@ -203,21 +189,14 @@ export class RenderWorker {
    */
   async complete(runId: string, attempt: number, key: string, partial: string, describe: (bytes: number) => StoredOutput, signal?: AbortSignal): Promise<StoredOutput | undefined> {
     // Checked before the upload too, so a late attempt does not upload a video only to discard it.
-    const owned = await this.sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ?`, [runId, attempt]);
-    if (!owned.length) return undefined;
+    if (!(await this.runs.isAttemptOf(runId, attempt))) return undefined;
     const staged = await this.deps.storage.stage(key, partial, signal);
     let published = false;
     try {
-      return await this.deps.orm.em.fork().transactional(async (tx) => {
-        const em = tx as EntityManager;
-        const sql = <T>(text: string, params: unknown[]) => em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
-        const mine = await sql(`select id from render_runs where id = ? and status = 'EXECUTING' and attempts = ? for update`, [runId, attempt]);
-        if (!mine.length) return undefined;
+      return await this.runs.completeAttempt(runId, attempt, async () => {
         await staged.commit();
         published = true;
-        const output = describe(staged.bytes);
-        await sql(`update render_runs set status = 'COMPLETED', progress = 1, output = ?::jsonb, finished_at = now() where id = ?`, [JSON.stringify(output), runId]);
-        return output;
+        return describe(staged.bytes);
       });
     } finally {
       if (!published) await staged.discard().catch(() => undefined);
@@ -230,14 +209,10 @@ export class RenderWorker {
     const timer = setInterval(() => {
       if (beating || abort.signal.aborted) return;
       beating = true;
-      this.sql(
-        `update render_leases l set heartbeat_at = now() from render_runs r
-          where l.run_id = ? and l.attempt = ? and r.id = l.run_id and r.status = 'EXECUTING' and r.attempts = l.attempt
-          returning r.id`,
-        [runId, attempt],
-      )
-        .then((rows) => {
-          if (rows.length || abort.signal.aborted) return;
+      this.runs
+        .renewLease(runId, attempt)
+        .then((renewed) => {
+          if (renewed || abort.signal.aborted) return;
           log.warn('lease lost (run taken over, canceled or finished elsewhere); stopping this attempt');
           abort.abort(new RenderStopped('lost'));
         })
@@ -263,18 +238,18 @@ export class RenderWorker {
     if (reason === 'lost') return;
     if (reason === 'shutdown') {
       // Released: back to QUEUED; throwing lets pg-boss hand the job to another worker.
-      await this.sql(`update render_runs set status = 'QUEUED', progress = 0 where id = ? and status = 'EXECUTING' and attempts = ?`, [runId, attempt]);
+      await this.runs.release(runId, attempt);
       log.warn('render released at shutdown');
       throw error;
     }
     const message = reason === 'timeout' ? `Render did not finish within ${job.expireInSeconds} s` : (error as Error)?.message || 'Render failed';
     const permanent = error instanceof PermanentRenderError;
     if (permanent || job.retryCount >= job.retryLimit) {
-      await this.sql(`update render_runs set status = 'FAILED', error = ?, finished_at = now() where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
+      await this.runs.fail(runId, attempt, message);
       log.error({ err: error }, 'render failed');
       if (permanent) return;
     } else {
-      await this.sql(`update render_runs set status = 'QUEUED', error = ? where id = ? and status = 'EXECUTING' and attempts = ?`, [message, runId, attempt]);
+      await this.runs.awaitRetry(runId, attempt, message);
       log.warn({ err: error }, 'render failed; will retry');
     }
     throw error;
@@ -292,9 +267,10 @@ export class RenderWorker {
       writing = true;
       lastWrite = now;
       lastValue = value;
-      this.sql(`update render_runs set progress = ? where id = ? and status = 'EXECUTING' and attempts = ? returning id`, [value, runId, attempt])
-        .then((rows) => {
-          if (rows.length || abort.signal.aborted) return;
+      this.runs
+        .writeProgress(runId, attempt, value)
+        .then((written) => {
+          if (written || abort.signal.aborted) return;
           // Canceled (the NOTIFY may be late), or no longer this attempt's: either way this render stops.
           abort.abort(new RenderStopped('lost'));
         })
@@ -307,12 +283,7 @@ export class RenderWorker {
 
   /** A job that used up its retries (e.g. its worker died on the last attempt): the run is FAILED. */
   private async giveUp(job: PgBoss.JobWithMetadata<RenderJobData>): Promise<void> {
-    const failed = await this.sql<{ attempts: number }>(
-      `update render_runs set status = 'FAILED', finished_at = now(),
-              error = coalesce(error, 'Render gave up after ' || attempts || ' attempts')
-        where id = ? and status in ('QUEUED', 'EXECUTING') returning attempts`,
-      [job.data.runId],
-    );
-    if (failed.length) await removeScratches(this.deps.storage, job.data.runId, failed[0].attempts);
+    const attempts = await this.runs.giveUp(job.data.runId);
+    if (attempts !== undefined) await removeScratches(this.deps.storage, job.data.runId, attempts);
   }
 }
