@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Logger } from '../common/logger';
 import type { Orm } from '../db/orm';
 import { PgListener } from '../db/listener';
+import { LimitOverridesRepository } from './limit-overrides.repository';
 
 /** The channel the trigger on `account_limits` announces a changed account on (its id as the payload). */
 export const LIMITS_CHANNEL = 'account_limits_changes';
@@ -79,10 +80,7 @@ export class LimitOverrides {
   /** Reads one account's overrides again (or all of them), then tells the listeners. */
   async reload(accountId: string | null): Promise<void> {
     try {
-      const conn = this.orm.em.getConnection();
-      const rows = accountId
-        ? await conn.execute<{ account_id: string; limits: unknown }[]>('select account_id, limits from account_limits where account_id = ?', [accountId])
-        : await conn.execute<{ account_id: string; limits: unknown }[]>('select account_id, limits from account_limits');
+      const rows = await new LimitOverridesRepository(this.orm).read(accountId);
       if (accountId) this.byAccount.delete(accountId);
       else this.byAccount = new Map();
       for (const row of rows) this.byAccount.set(row.account_id, this.clean(row.limits));

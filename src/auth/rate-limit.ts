@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
-import { hotQuery } from '../db/sql';
+import { RateLimitRepository, WINDOW_S } from './rate-limit.repository';
 import { AppError } from '../common/errors';
 import type { Viewer } from './viewer';
 import type { UsageRecorder } from './usage';
@@ -36,7 +36,6 @@ export interface Refund extends Charge {
   window: string;
 }
 
-const WINDOW_S = 60;
 const CLEANUP_INTERVAL_MS = 60_000;
 /** A lease takes at most this share of what a window has left (1/16), so instances leave each other most of it. */
 const LEASE_SHARE = 16;
@@ -78,13 +77,14 @@ interface Lease {
  * little early (at most one lease per other instance).
  */
 export class RateLimiter {
+  private readonly counters: RateLimitRepository;
   private timer?: NodeJS.Timeout;
   private readonly leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
   /** Keys whose reservation is on its way to PostgreSQL, with the promise that settles when it is back. */
   private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly orm: Orm,
+    orm: Orm,
     private readonly limits: Config['requestLimits'],
     private readonly logger: Logger,
     /** Where the points an account spends are recorded for its usage view (in memory: no statement). */
@@ -92,6 +92,7 @@ export class RateLimiter {
     /** Per-account budgets an admin set (src/auth/limit-overrides.ts): applied at once, a changed account's leases dropped. */
     private readonly overrides?: Pick<LimitOverrides, 'limit' | 'onChange'>,
   ) {
+    this.counters = new RateLimitRepository(orm);
     overrides?.onChange((accountId) => {
       if (accountId === null) this.leases.clear();
       else for (const budget of ['api', 'research'] as const) this.leases.delete(`${budget}:acct:${accountId}`);
@@ -176,17 +177,7 @@ export class RateLimiter {
     const flight = new Promise<void>((resolve) => (done = resolve));
     if (leasing) for (const r of toReserve) this.reserving.set(r.key, flight);
     try {
-      const rows = await hotQuery<{ key: string; points: number; reset_s: number; window_us: string }>(
-        this.orm.em,
-        `insert into rate_limit_counters as c (key, window_start, points)
-         values ${toReserve.map(() => '(?, now(), ?)').join(', ')}
-         on conflict (key) do update set
-           points = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.points + excluded.points else excluded.points end,
-           window_start = case when c.window_start > now() - interval '${WINDOW_S} seconds' then c.window_start else now() end
-         returning key, points, extract(epoch from window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s,
-           (extract(epoch from window_start) * 1000000)::bigint::text as window_us`,
-        toReserve.flatMap((r) => [r.key, r.reserve]),
-      );
+      const rows = await this.counters.reserve(toReserve.map((r) => ({ key: r.key, points: r.reserve })));
       const byKey = new Map(rows.map((r) => [r.key, r]));
       for (const r of toReserve) {
         const row = byKey.get(r.key)!;
@@ -255,15 +246,7 @@ export class RateLimiter {
       }
     }
     if (!toStatement.length) return decisions;
-    const rows = await hotQuery<{ key: string; points: number; reset_s: number; window_us: string }>(
-      this.orm.em,
-      `update rate_limit_counters as c set points = greatest(0, c.points - r.points)
-       from (values ${toStatement.map(() => '(?::text, ?::int, ?::bigint)').join(', ')}) as r(key, points, window_us)
-       where c.key = r.key and (extract(epoch from c.window_start) * 1000000)::bigint = r.window_us
-         and c.window_start > now() - interval '${WINDOW_S} seconds'
-       returning c.key, c.points, extract(epoch from c.window_start + interval '${WINDOW_S} seconds' - now())::float8 as reset_s, r.window_us::text as window_us`,
-      toStatement.flatMap(({ key, refund }) => [key, refund.points, refund.window]),
-    );
+    const rows = await this.counters.refund(toStatement.map(({ key, refund }) => ({ key, points: refund.points, window: refund.window })));
     for (const row of rows) {
       const { refund } = toStatement.find((s) => s.key === row.key)!;
       decisions.push({ ...this.decision(refund.budget, true, this.limitOf(refund.budget, refund.subject), row.points, row.reset_s), window: row.window_us });
@@ -275,10 +258,7 @@ export class RateLimiter {
   async cleanup(): Promise<number> {
     const now = Date.now();
     for (const [key, lease] of [...this.leases.entries()]) if (lease.endsAt <= now) this.leases.delete(key);
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>(`with gone as (delete from rate_limit_counters where window_start <= now() - interval '${WINDOW_S} seconds' returning 1) select count(*)::int as n from gone`);
-    return rows[0]?.n ?? 0;
+    return this.counters.dropEndedWindows();
   }
 
   close(): void {

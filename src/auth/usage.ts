@@ -1,5 +1,6 @@
 import type { Logger } from '../common/logger';
 import type { Orm } from '../db/orm';
+import { addUsage, USAGE_FIELDS } from './usage.repository';
 
 /** What an account's usage record counts per hour (docs/api/usage.md). */
 export interface UsageCounts {
@@ -13,13 +14,6 @@ export interface UsageCounts {
   storedAnswers: number;
 }
 
-const FIELDS: (keyof UsageCounts)[] = ['requestPoints', 'researchPoints', 'providerCalls', 'storedAnswers'];
-const COLUMNS: Record<keyof UsageCounts, string> = {
-  requestPoints: 'request_points',
-  researchPoints: 'research_points',
-  providerCalls: 'provider_calls',
-  storedAnswers: 'stored_answers',
-};
 /** Account-hours one flush writes at most; a bigger backlog goes in the next statements of the same flush. */
 const FLUSH_BATCH = 500;
 const HOUR_MS = 3_600_000;
@@ -63,7 +57,7 @@ export class UsageRecorder {
       entry = { accountId, hour, requestPoints: 0, researchPoints: 0, providerCalls: 0, storedAnswers: 0 };
       this.pending.set(key, entry);
     }
-    for (const field of FIELDS) entry[field] += counts[field] ?? 0;
+    for (const field of USAGE_FIELDS) entry[field] += counts[field] ?? 0;
     this.startTimer();
     if (this.pending.size >= this.options.maxPending) void this.flush();
   }
@@ -110,27 +104,8 @@ export class UsageRecorder {
    * belongs to no request: the statement tests count a request's statements, and a flush landing
    * inside one would count there). Rows of accounts deleted meanwhile are skipped.
    */
-  private async write(batch: (UsageCounts & { accountId: string; hour: number })[]): Promise<void> {
-    const values: unknown[] = [];
-    const tuples = batch.map((entry) => {
-      values.push(entry.accountId, new Date(entry.hour).toISOString(), ...FIELDS.map((f) => entry[f]));
-      const n = values.length;
-      return `($${n - 5}::uuid, $${n - 4}::timestamptz, $${n - 3}::bigint, $${n - 2}::bigint, $${n - 1}::bigint, $${n}::bigint)`;
-    });
-    const columns = FIELDS.map((f) => COLUMNS[f]);
-    const sql = `insert into account_usage (account_id, hour, ${columns.join(', ')})
-      select v.account_id, v.hour, ${columns.map((c) => `v.${c}`).join(', ')}
-        from (values ${tuples.join(', ')}) as v(account_id, hour, ${columns.join(', ')})
-        join accounts a on a.id = v.account_id
-      on conflict (account_id, hour) do update set ${columns.map((c) => `${c} = account_usage.${c} + excluded.${c}`).join(', ')}`;
-    const knex = this.orm.em.getConnection().getKnex();
-    const client = knex.client as { acquireConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>; releaseConnection(c: unknown): Promise<void> };
-    const connection = await client.acquireConnection();
-    try {
-      await connection.query(sql, values);
-    } finally {
-      await client.releaseConnection(connection);
-    }
+  private write(batch: (UsageCounts & { accountId: string; hour: number })[]): Promise<void> {
+    return addUsage(this.orm, batch);
   }
 
   private startTimer(): void {

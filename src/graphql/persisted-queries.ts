@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
-import { hotQuery } from '../db/sql';
+import { PersistedQueriesRepository } from './persisted-queries.repository';
 
 /** Bounds of the persisted-query store (docs/api/caching.md). */
 export type PersistedQueryLimits = Config['graphql']['apq'];
@@ -21,9 +21,6 @@ export interface StringKeyValueCache {
 /** Apollo hands the store keys `apq:<sha256 hex>` (its PrefixingKeyValueCache): anything else names no document. */
 const APQ_KEY = /^apq:([0-9a-f]{64})$/;
 
-/** One advisory lock (per database) for pruning: one instance prunes at a time, the others skip. */
-const PRUNE_LOCK = 0x61707127;
-
 /**
  * The APQ store shared by every instance: a table in PostgreSQL (`persisted_queries`) with a
  * bounded in-process LRU in front. Apollo registers a document only once it parsed, validated and
@@ -38,12 +35,14 @@ export class PersistedQueryStore implements StringKeyValueCache {
   private readonly memory: LRUCache<string, string>;
   /** Registrations being written, by hash: the registering answer waits for its own (see registered). */
   private readonly writing = new Map<string, Promise<void>>();
+  private readonly rows: PersistedQueriesRepository;
 
   constructor(
-    private readonly orm: Orm,
+    orm: Orm,
     private readonly limits: PersistedQueryLimits,
     private readonly logger: Logger,
   ) {
+    this.rows = new PersistedQueriesRepository(orm);
     this.memory = new LRUCache<string, string>({
       maxSize: Math.max(1, limits.memoryBytes),
       sizeCalculation: (value, key) => Buffer.byteLength(value) + key.length,
@@ -58,12 +57,7 @@ export class PersistedQueryStore implements StringKeyValueCache {
     const remembered = this.memory.get(hash);
     if (remembered !== undefined) return remembered;
     try {
-      const [row] = await hotQuery<{ query: string; ttl_ms: number }>(
-        this.orm.em,
-        `select query, greatest(1, floor(extract(epoch from (expires_at - now())) * 1000))::float8 as ttl_ms
-           from persisted_queries where hash = ? and expires_at > now()`,
-        [hash],
-      );
+      const row = await this.rows.find(hash);
       if (!row) return undefined;
       // Kept here no longer than in the table.
       if (Buffer.byteLength(row.query) <= this.limits.memoryBytes) this.memory.set(hash, row.query, { ttl: Number(row.ttl_ms) });
@@ -107,12 +101,7 @@ export class PersistedQueryStore implements StringKeyValueCache {
   /** Whether the registration is in the table. */
   private async write(hash: string, value: string, bytes: number): Promise<boolean> {
     try {
-      await this.orm.em.getConnection().execute(
-        `insert into persisted_queries (hash, query, bytes, registered_at, expires_at)
-         values (?, ?, ?, now(), now() + make_interval(secs => ?))
-         on conflict (hash) do update set registered_at = excluded.registered_at, expires_at = excluded.expires_at`,
-        [hash, value, bytes, this.limits.ttlS],
-      );
+      await this.rows.register(hash, value, bytes, this.limits.ttlS);
       return true;
     } catch (error) {
       this.logger.warn({ err: error }, 'persisted query registration failed');
@@ -132,7 +121,7 @@ export class PersistedQueryStore implements StringKeyValueCache {
     const hash = APQ_KEY.exec(String(key))?.[1];
     if (!hash) return false;
     this.memory.delete(hash);
-    await this.orm.em.getConnection().execute('delete from persisted_queries where hash = ?', [hash]);
+    await this.rows.delete(hash);
     return true;
   }
 
@@ -142,24 +131,7 @@ export class PersistedQueryStore implements StringKeyValueCache {
    * so concurrent registrations never delete in crossing orders.
    */
   async prune(): Promise<number> {
-    return this.orm.em.fork().transactional(async (em) => {
-      const [lock] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [PRUNE_LOCK]);
-      if (!lock?.locked) return 0;
-      const deleted = await em.execute<{ hash: string }[]>(
-        `delete from persisted_queries p
-          where p.expires_at <= now()
-             or p.hash in (
-               select hash from (
-                 select hash, row_number() over w as n, sum(bytes) over w as total
-                   from persisted_queries where expires_at > now()
-                 window w as (order by registered_at desc, hash)
-               ) ranked
-               where n > ? or total > ?)
-          returning p.hash`,
-        [this.limits.maxEntries, this.limits.maxBytes],
-      );
-      return deleted.length;
-    });
+    return this.rows.prune(this.limits.maxEntries, this.limits.maxBytes);
   }
 }
 

@@ -5,7 +5,7 @@ import { AppError } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
-import { hotQuery } from '../db/sql';
+import { IdempotencyRepository } from './idempotency.repository';
 import { budgetDetails } from '../auth/rate-limit';
 import { requestEntityManager } from '../db/request-em';
 import type { AppDeps } from '../deps';
@@ -37,18 +37,6 @@ export type Claim =
   | { kind: 'unkept' }
   | { kind: 'full' };
 
-interface ClaimRow {
-  mine: boolean | null;
-  route: string | null;
-  fingerprint: string | null;
-  state: string | null;
-  status: number | null;
-  headers: Record<string, string> | null;
-  body: Buffer | null;
-  wait_s: number | null;
-  held: string | number;
-}
-
 /**
  * Idempotency keys shared by every instance (the table `idempotency_keys`): one row per account and
  * key, claimed by the first request in one statement (an insert that a concurrent duplicate cannot
@@ -56,12 +44,15 @@ interface ClaimRow {
  */
 export class IdempotencyStore {
   private timer?: NodeJS.Timeout;
+  private readonly keys: IdempotencyRepository;
 
   constructor(
-    private readonly orm: Orm,
+    orm: Orm,
     readonly limits: IdempotencyLimits,
     readonly logger: Logger,
-  ) {}
+  ) {
+    this.keys = new IdempotencyRepository(orm);
+  }
 
   /**
    * Claims `key` for the account's request on `route` with this body `fingerprint`: `mine` (run it),
@@ -71,25 +62,7 @@ export class IdempotencyStore {
   async claim(accountId: string, key: string, route: string, fingerprint: string): Promise<Claim> {
     this.startPruning();
     const { ttlHours, maxKeysPerAccount, runningTimeoutS } = this.limits;
-    const [row] = await hotQuery<ClaimRow>(
-      this.orm.em,
-      `with claimed as (
-         insert into idempotency_keys (account_id, key, route, fingerprint, expires_at)
-         select ?, ?, ?, ?, now() + make_interval(hours => ?)
-          where (select count(*) from idempotency_keys where account_id = ? and expires_at > now()) < ?
-         on conflict (account_id, key) do update
-            set route = excluded.route, fingerprint = excluded.fingerprint, state = 'running', status = null, headers = null,
-                body = null, created_at = now(), started_at = now(), expires_at = excluded.expires_at
-          where idempotency_keys.expires_at <= now()
-             or (idempotency_keys.state = 'running' and idempotency_keys.started_at < now() - make_interval(secs => ?))
-         returning true as mine
-       )
-       select (select mine from claimed) as mine, k.route, k.fingerprint, k.state, k.status, k.headers, k.body,
-              greatest(1, ceil(extract(epoch from (k.started_at + make_interval(secs => ?) - now()))))::int as wait_s,
-              (select count(*) from idempotency_keys where account_id = ? and expires_at > now()) as held
-         from (select 1) one left join idempotency_keys k on k.account_id = ? and k.key = ? and k.expires_at > now()`,
-      [accountId, key, route, fingerprint, ttlHours, accountId, maxKeysPerAccount, runningTimeoutS, runningTimeoutS, accountId, accountId, key],
-    );
+    const row = await this.keys.claim(accountId, key, route, fingerprint, { ttlHours, maxKeysPerAccount, runningTimeoutS });
     if (row.mine) return { kind: 'mine' };
     if (row.state === null) {
       // No row this statement could see: a concurrent first request holds it (committed after our snapshot), or the account is full.
@@ -104,26 +77,17 @@ export class IdempotencyStore {
   /** Keeps the first request's answer (or, past IDEMPOTENCY_MAX_ANSWER_BYTES, that there was one). */
   async complete(accountId: string, key: string, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
     const kept = body.length <= this.limits.maxAnswerBytes;
-    await hotQuery(
-      this.orm.em,
-      `update idempotency_keys set state = ?, status = ?, headers = ?::jsonb, body = ? where account_id = ? and key = ? and state = 'running'`,
-      [kept ? 'done' : 'unkept', status, JSON.stringify(headers), kept ? body : null, accountId, key],
-    );
+    await this.keys.complete(accountId, key, kept ? 'done' : 'unkept', status, headers, kept ? body : null);
   }
 
   /** Lets the key go: the first request did nothing a repeat could not do again (refused, failed). */
   async release(accountId: string, key: string): Promise<void> {
-    await hotQuery(this.orm.em, `delete from idempotency_keys where account_id = ? and key = ? and state = 'running'`, [accountId, key]);
+    await this.keys.release(accountId, key);
   }
 
   /** Deletes expired keys, a batch a minute from each instance (they are never answered once expired anyway). */
   async prune(): Promise<number> {
-    const rows = await hotQuery<{ n: string }>(
-      this.orm.em,
-      `with gone as (delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit ${PRUNE_BATCH}) returning 1)
-       select count(*) as n from gone`,
-    );
-    return Number(rows[0]?.n ?? 0);
+    return this.keys.prune(PRUNE_BATCH);
   }
 
   close(): void {

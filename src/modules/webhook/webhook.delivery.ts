@@ -8,7 +8,6 @@ import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/config';
 import type { Orm } from '../../db/orm';
 import { sqlExecutorOf, type RenderQueue } from '../../jobs/queue';
-import { pgArray } from '../../db/sql';
 import { presentRun, runViewOfSnapshot, type RenderRunType, type RenderRuntime } from '../render';
 import { WEBHOOK_LOG_PER_ENDPOINT } from './webhook.inputs';
 import { DeliveryRow, EndpointRow, WebhookRepository } from './webhook.repository';
@@ -180,17 +179,13 @@ export class WebhookDelivery {
     if (!boss) return 0;
     return (this.deps.orm.em.fork() as EntityManager).transactional(async (em) => {
       const repo = new WebhookRepository(em as EntityManager);
-      const due = await repo.rows<{ id: string }>(
-        `select "id" from "webhook_deliveries"
-          where "status" = 'pending' and "next_attempt_at" <= now() and ("enqueued_at" is null or "enqueued_at" < now() - interval '${LOST_JOB_S} seconds')
-          order by "next_attempt_at", "seq" limit ${DISPATCH_BATCH} for update skip locked`,
-      );
+      const due = await repo.dueDeliveries(DISPATCH_BATCH, LOST_JOB_S);
       if (due.length === 0) return 0;
       await boss.insert(
         due.map((row) => ({ name: WEBHOOK_QUEUE, data: { deliveryId: row.id } })),
         { db: sqlExecutorOf(em as EntityManager) } as PgBoss.InsertOptions,
       );
-      await repo.rows('update "webhook_deliveries" set "enqueued_at" = now() where "id" = any(?::uuid[])', [pgArray(due.map((row) => row.id))]);
+      await repo.markEnqueued(due.map((row) => row.id));
       return due.length;
     });
   }
@@ -203,17 +198,11 @@ export class WebhookDelivery {
     const endpoint = await repo.endpointById(delivery.endpoint_id);
     if (!endpoint) return;
     if (!endpoint.enabled && delivery.event_type !== 'ping') {
-      await repo.rows(
-        `update "webhook_deliveries" set "status" = 'failed', "finished_at" = now(), "last_error" = 'the endpoint is disabled' where "id" = ? and "status" = 'pending'`,
-        [delivery.id],
-      );
+      await repo.failPending(delivery.id, 'the endpoint is disabled');
       return;
     }
     if (delivery.run_id && (await this.waitsForEarlier(repo, delivery))) {
-      await repo.rows(
-        `update "webhook_deliveries" set "enqueued_at" = null, "next_attempt_at" = now() + interval '${ORDER_WAIT_S} second' where "id" = ? and "status" = 'pending'`,
-        [delivery.id],
-      );
+      await repo.postpone(delivery.id, ORDER_WAIT_S);
       return;
     }
     const outcome = await this.attempt(repo, endpoint, delivery);
@@ -221,12 +210,7 @@ export class WebhookDelivery {
   }
 
   private async waitsForEarlier(repo: WebhookRepository, delivery: DeliveryRow): Promise<boolean> {
-    const [earlier] = await repo.rows<{ id: string }>(
-      `select "id" from "webhook_deliveries" where "endpoint_id" = ? and "run_id" = ? and "status" = 'pending' and "id" <> ?
-          and ("seq" < ? or ("seq" = ? and ("created_at", "id") < (?, ?))) limit 1`,
-      [delivery.endpoint_id, delivery.run_id, delivery.id, delivery.seq, delivery.seq, delivery.created_at, delivery.id],
-    );
-    return earlier !== undefined;
+    return repo.hasEarlierPending(delivery);
   }
 
   /** The event as sent: `{type, timestamp, data}`; a run's data is the run as GET /api/tasks/runs shows it (a fresh output link). */
@@ -274,53 +258,27 @@ export class WebhookDelivery {
   private async record(repo: WebhookRepository, endpoint: EndpointRow, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     const { retrySchedule, disableAfterS } = this.deps.config;
     const attempts = delivery.attempts + 1;
-    const last = [outcome.startedAt, outcome.durationMs, outcome.code, outcome.excerpt, outcome.error];
     await repo.transaction(async (tx) => {
       // The attempt in the account's usage (docs/api/usage.md), once: with the attempt's own row change below.
       const countAttempt = () => tx.countDeliveryAttempt(delivery.account_id, outcome.startedAt);
       let changed: unknown[];
       if (outcome.ok) {
-        changed = await tx.rows(
-          `update "webhook_deliveries" set "status" = 'delivered', "finished_at" = now(), "attempts" = ?,
-              "last_attempt_at" = ?, "last_duration_ms" = ?, "last_response_code" = ?, "last_response_excerpt" = ?, "last_error" = ?
-            where "id" = ? and "status" = 'pending' and "attempts" = ? returning "id"`,
-          [attempts, ...last, delivery.id, delivery.attempts],
-        );
+        changed = await tx.recordAttempt(delivery, { ...outcome, attempts }, 'delivered');
         if (changed.length) {
-          await tx.rows('update "webhook_endpoints" set "failing_since" = null where "id" = ?', [endpoint.id]);
+          await tx.endpointSucceeded(endpoint.id);
           await countAttempt();
         }
       } else {
         const delay = retrySchedule[attempts - 1];
-        changed = await tx.rows(
-          `update "webhook_deliveries" set "attempts" = ?,
-              "last_attempt_at" = ?, "last_duration_ms" = ?, "last_response_code" = ?, "last_response_excerpt" = ?, "last_error" = ?,
-              ${delay === undefined ? `"status" = 'failed', "finished_at" = now()` : `"enqueued_at" = null, "next_attempt_at" = now() + ${delay} * interval '1 second'`}
-            where "id" = ? and "status" = 'pending' and "attempts" = ? returning "id"`,
-          [attempts, ...last, delivery.id, delivery.attempts],
-        );
+        changed = await tx.recordAttempt(delivery, { ...outcome, attempts }, delay === undefined ? 'failed' : { retryInS: delay });
         if (changed.length) {
           await countAttempt();
-          await tx.rows(
-            `update "webhook_endpoints" set "failing_since" = coalesce("failing_since", ?),
-                "enabled" = case when coalesce("failing_since", ?) <= now() - ? * interval '1 second' then false else "enabled" end,
-                "disabled_at" = case when "enabled" and coalesce("failing_since", ?) <= now() - ? * interval '1 second' then now() else "disabled_at" end,
-                "disabled_reason" = case when "enabled" and coalesce("failing_since", ?) <= now() - ? * interval '1 second'
-                  then 'Disabled by the service: deliveries failed for ' || ? || ' seconds without a success (last: ' || ? || ')' else "disabled_reason" end
-              where "id" = ?`,
-            [outcome.startedAt, outcome.startedAt, disableAfterS, outcome.startedAt, disableAfterS, outcome.startedAt, disableAfterS, disableAfterS, outcome.error ?? 'failed', endpoint.id],
-          );
+          await tx.endpointFailed(endpoint.id, outcome.startedAt, disableAfterS, outcome.error ?? 'failed');
         }
       }
       if (changed.length && (outcome.ok || retrySchedule[attempts - 1] === undefined)) {
         // The log is bounded: the newest finished deliveries of the endpoint are kept.
-        const pruned = await tx.rows<{ event_id: string }>(
-          `delete from "webhook_deliveries" where "endpoint_id" = ? and "status" <> 'pending' and "id" not in (
-             select "id" from "webhook_deliveries" where "endpoint_id" = ? and "status" <> 'pending' order by "created_at" desc, "id" limit ${WEBHOOK_LOG_PER_ENDPOINT})
-           returning "event_id"`,
-          [endpoint.id, endpoint.id],
-        );
-        await tx.dropOrphanEvents(pruned.map((row) => row.event_id));
+        await tx.pruneLog(endpoint.id, WEBHOOK_LOG_PER_ENDPOINT);
       }
     });
   }

@@ -204,4 +204,95 @@ export class WebhookRepository {
     );
     return row.id;
   }
+
+  // ---- delivery (WebhookDelivery) ----
+
+  /** Pending deliveries that are due and queued by nobody (or queued over `lostJobS` ago), oldest first, locked for this transaction. */
+  dueDeliveries(limit: number, lostJobS: number): Promise<{ id: string }[]> {
+    return this.rows<{ id: string }>(
+      `select "id" from "webhook_deliveries"
+        where "status" = 'pending' and "next_attempt_at" <= now() and ("enqueued_at" is null or "enqueued_at" < now() - interval '${Number(lostJobS)} seconds')
+        order by "next_attempt_at", "seq" limit ${Number(limit)} for update skip locked`,
+    );
+  }
+
+  async markEnqueued(ids: string[]): Promise<void> {
+    await this.rows('update "webhook_deliveries" set "enqueued_at" = now() where "id" = any(?::uuid[])', [pgArray(ids)]);
+  }
+
+  /** Ends a pending delivery as failed, with the reason. */
+  async failPending(id: string, reason: string): Promise<void> {
+    await this.rows(`update "webhook_deliveries" set "status" = 'failed', "finished_at" = now(), "last_error" = ? where "id" = ? and "status" = 'pending'`, [reason, id]);
+  }
+
+  /** Puts a pending delivery back, due in `seconds` (not queued). */
+  async postpone(id: string, seconds: number): Promise<void> {
+    await this.rows(`update "webhook_deliveries" set "enqueued_at" = null, "next_attempt_at" = now() + interval '${Number(seconds)} second' where "id" = ? and "status" = 'pending'`, [id]);
+  }
+
+  /** Another pending delivery of the same run to the same endpoint comes before this one (the run's changes go in order). */
+  async hasEarlierPending(delivery: Pick<DeliveryRow, 'id' | 'endpoint_id' | 'run_id' | 'seq' | 'created_at'>): Promise<boolean> {
+    const [earlier] = await this.rows<{ id: string }>(
+      `select "id" from "webhook_deliveries" where "endpoint_id" = ? and "run_id" = ? and "status" = 'pending' and "id" <> ?
+          and ("seq" < ? or ("seq" = ? and ("created_at", "id") < (?, ?))) limit 1`,
+      [delivery.endpoint_id, delivery.run_id, delivery.id, delivery.seq, delivery.seq, delivery.created_at, delivery.id],
+    );
+    return earlier !== undefined;
+  }
+
+  /**
+   * Records an attempt on a delivery still pending at the attempts it was read with: `delivered`,
+   * `failed` for good, or due again in `retryInS`. Answers the rows changed (none: another attempt recorded first).
+   */
+  recordAttempt(
+    delivery: Pick<DeliveryRow, 'id' | 'attempts'>,
+    attempt: { attempts: number; startedAt: Date; durationMs: number; code: number | null; excerpt: string | null; error: string | null },
+    next: 'delivered' | 'failed' | { retryInS: number },
+  ): Promise<unknown[]> {
+    const last = [attempt.startedAt, attempt.durationMs, attempt.code, attempt.excerpt, attempt.error];
+    if (next === 'delivered') {
+      return this.rows(
+        `update "webhook_deliveries" set "status" = 'delivered', "finished_at" = now(), "attempts" = ?,
+            "last_attempt_at" = ?, "last_duration_ms" = ?, "last_response_code" = ?, "last_response_excerpt" = ?, "last_error" = ?
+          where "id" = ? and "status" = 'pending' and "attempts" = ? returning "id"`,
+        [attempt.attempts, ...last, delivery.id, delivery.attempts],
+      );
+    }
+    return this.rows(
+      `update "webhook_deliveries" set "attempts" = ?,
+          "last_attempt_at" = ?, "last_duration_ms" = ?, "last_response_code" = ?, "last_response_excerpt" = ?, "last_error" = ?,
+          ${next === 'failed' ? `"status" = 'failed', "finished_at" = now()` : `"enqueued_at" = null, "next_attempt_at" = now() + ${Number(next.retryInS)} * interval '1 second'`}
+        where "id" = ? and "status" = 'pending' and "attempts" = ? returning "id"`,
+      [attempt.attempts, ...last, delivery.id, delivery.attempts],
+    );
+  }
+
+  /** The endpoint answered: it is failing no longer. */
+  async endpointSucceeded(endpointId: string): Promise<void> {
+    await this.rows('update "webhook_endpoints" set "failing_since" = null where "id" = ?', [endpointId]);
+  }
+
+  /** The endpoint failed at `at`: failing since its first failure, disabled once that is `disableAfterS` ago (with the reason). */
+  async endpointFailed(endpointId: string, at: Date, disableAfterS: number, lastError: string): Promise<void> {
+    await this.rows(
+      `update "webhook_endpoints" set "failing_since" = coalesce("failing_since", ?),
+          "enabled" = case when coalesce("failing_since", ?) <= now() - ? * interval '1 second' then false else "enabled" end,
+          "disabled_at" = case when "enabled" and coalesce("failing_since", ?) <= now() - ? * interval '1 second' then now() else "disabled_at" end,
+          "disabled_reason" = case when "enabled" and coalesce("failing_since", ?) <= now() - ? * interval '1 second'
+            then 'Disabled by the service: deliveries failed for ' || ? || ' seconds without a success (last: ' || ? || ')' else "disabled_reason" end
+        where "id" = ?`,
+      [at, at, disableAfterS, at, disableAfterS, at, disableAfterS, disableAfterS, lastError, endpointId],
+    );
+  }
+
+  /** Keeps the endpoint's newest `keep` finished deliveries (the log is bounded), and drops the events no delivery needs any more. */
+  async pruneLog(endpointId: string, keep: number): Promise<void> {
+    const pruned = await this.rows<{ event_id: string }>(
+      `delete from "webhook_deliveries" where "endpoint_id" = ? and "status" <> 'pending' and "id" not in (
+         select "id" from "webhook_deliveries" where "endpoint_id" = ? and "status" <> 'pending' order by "created_at" desc, "id" limit ${Number(keep)})
+       returning "event_id"`,
+      [endpointId, endpointId],
+    );
+    await this.dropOrphanEvents(pruned.map((row) => row.event_id));
+  }
 }
