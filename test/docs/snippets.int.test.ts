@@ -6,7 +6,7 @@ import { buildSchema, DefinitionNode, GraphQLSchema, Kind, OperationDefinitionNo
 import { createTestApp, TestApp } from '../app';
 import { as } from '../demo';
 import { renderEnv, startWorker } from '../support/render';
-import type { RenderWorker } from '../../src/jobs/render.worker';
+import type { RenderWorker } from '../../src/modules/render/render.worker';
 import { freePort, listen } from '../sdk/listen';
 import { Block, blocks, docFiles, ROOT } from './markdown';
 
