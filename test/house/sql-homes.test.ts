@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'src/db/session-lock.ts': 'a session advisory lock (pg_advisory_lock)',
   'src/db/statement-scope.ts': "cancels the request's own running statements (pg_cancel_backend)",
   'src/db/settings.ts': 'the generic name/value settings row shared by every instance (one insert, one select)',
+  'src/db/database.ts': "start-up's one connection: the applied migrations (mikro_orm_migrations) and the demo data set's version (its settings row)",
   'src/http/health.ts': 'readiness: `select 1`',
   // Demo data: the seeders fill every module's tables at `db:seed`, never on a request.
   'src/db/seeders/demo.seeder.ts': 'demo data for every module (composition root)',
