@@ -7,6 +7,7 @@ import type { Context } from './context';
 import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
 import { guardArguments } from './input-guard';
+import { checkResolverParams } from './params';
 import { settleMutations } from './settle';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
@@ -44,6 +45,7 @@ export interface PlainSchemaOptions {
 
 /** The plain schema built from the type-graphql resolvers: sofa (REST) serves this one. */
 export async function buildPlainSchema(options: PlainSchemaOptions): Promise<GraphQLSchema> {
+  checkResolverParams(options.resolvers);
   const schema = await buildSchema({
     resolvers: options.resolvers,
     authChecker,

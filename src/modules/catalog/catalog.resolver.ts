@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
-import { requireViewer } from '../../auth/access';
-import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
-import { describe, graphPageInput, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
+import type { Viewer } from '../../auth/viewer';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription } from '../../common/paging';
+import { describe, graphPageInput, limitArg, pageArg } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import { CurrentViewer, Paged, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { Artist } from '../artist';
 import {
   addCatalogInput,
@@ -20,6 +21,7 @@ import {
   removeCatalogsInput,
   removeSongsInput,
 } from './catalog.inputs';
+import type { AddCatalogInput, AddSongsInput, CatalogsInput, CatalogSongsInput, RemoveCatalogsInput, RemoveSongsInput } from './catalog.inputs';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import {
@@ -54,11 +56,12 @@ const accountsPageInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUND
 export class CatalogResolver {
   @Authorized()
   @Query(() => SongPage, { nullable: true, description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
-  catalogSongs(@Ctx() ctx: Context, @Arg('input', () => CatalogSongsQueryInput) input: CatalogSongsQueryInput): Promise<PageOf<Song>> {
-    const viewer = requireViewer(ctx.viewer);
-    const { first: _first, after: _after, ...offsetInput } = input;
-    const parsed = validate(catalogSongsInput, withoutNulls({ ...offsetInput }));
-    return catalogService(ctx).songs(viewer, parsed, pageRequest(parsed, input));
+  catalogSongs(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(catalogSongsInput, { input: { typeFunc: () => CatalogSongsQueryInput } }) { input, page }: Paged<CatalogSongsInput>,
+  ): Promise<PageOf<Song>> {
+    return catalogService(ctx).songs(viewer, input, page);
   }
 
   @Authorized()
@@ -68,37 +71,34 @@ export class CatalogResolver {
   })
   catalogs(
     @Ctx() ctx: Context,
-    @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) accountId?: string | null,
-    @Arg('limit', () => Int, { nullable: true, description: describe(catalogsInput, 'limit') }) limit?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(catalogsInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount) }) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(catalogsInput, { args: ['accountId', 'limit', 'page'], maxFirst: LIST_BOUNDS.catalogsPerAccount }) { input, page }: Paged<CatalogsInput>,
+    @Arg('accountId', () => ID, { nullable: true, description: describe(catalogsInput, 'account_id') }) _accountId?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: describe(catalogsInput, 'limit') }) _limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(catalogsInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.catalogsPerAccount, LIST_BOUNDS.catalogsPerAccount) }) _first?: number | null,
+    @Arg('after', () => String, AFTER) _after?: string | null,
   ): Promise<PageOf<Catalog>> {
-    const viewer = requireViewer(ctx.viewer);
-    const input = validate(catalogsInput, withoutNulls({ accountId, limit, page }));
-    return catalogService(ctx).catalogs(viewer, input, pageRequest(input, { limit, page, first, after }, LIST_BOUNDS.catalogsPerAccount));
+    return catalogService(ctx).catalogs(viewer, input, page);
   }
 
   @Authorized()
   @Mutation(() => Catalog, { description: 'Creates a catalog (a name) or links an existing one (a catalog id) to the caller or the account given' })
-  addCatalog(@Ctx() ctx: Context, @Arg('input', () => AddCatalogInputType) input: AddCatalogInputType): Promise<Catalog> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).addCatalog(viewer, validate(addCatalogInput, withoutNulls({ ...input })));
+  addCatalog(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => AddCatalogInputType, addCatalogInput) input: AddCatalogInput): Promise<Catalog> {
+    return catalogService(ctx).addCatalog(viewer, input);
   }
 
   @Authorized()
   @Extensions(itemsPerInput('songs', MAX_SONGS_PER_WRITE))
   @Mutation(() => [Song], { description: "Upserts each named catalog's entry for an ISRC (other catalogs' entries are never changed) and credits artists by name; answers the songs posted" })
-  addCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => AddCatalogSongsInputType) input: AddCatalogSongsInputType): Promise<Song[]> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).addSongs(viewer, validate(addSongsInput, withoutNulls({ ...input })));
+  addCatalogSongs(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => AddCatalogSongsInputType, addSongsInput) input: AddSongsInput): Promise<Song[]> {
+    return catalogService(ctx).addSongs(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => [Song], { description: 'Removes songs from catalogs; answers the songs left in those catalogs' })
-  removeCatalogSongs(@Ctx() ctx: Context, @Arg('input', () => RemoveCatalogSongsInputType) input: RemoveCatalogSongsInputType): Promise<Song[]> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).removeSongs(viewer, validate(removeSongsInput, withoutNulls({ ...input })));
+  removeCatalogSongs(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => RemoveCatalogSongsInputType, removeSongsInput) input: RemoveSongsInput): Promise<Song[]> {
+    return catalogService(ctx).removeSongs(viewer, input);
   }
 
   @Authorized()
@@ -106,23 +106,20 @@ export class CatalogResolver {
     description:
       'Unlinks catalog-account pairs (each account reached by the caller, or linked after the caller’s or its organization’s own hold of the catalog); a catalog left with no account is deleted with its songs. Answers the catalogs still linked to the accounts named that the caller reaches',
   })
-  removeCatalogs(@Ctx() ctx: Context, @Arg('input', () => RemoveCatalogsInputType) input: RemoveCatalogsInputType): Promise<Catalog[]> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).removeCatalogs(viewer, validate(removeCatalogsInput, withoutNulls({ ...input })));
+  removeCatalogs(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => RemoveCatalogsInputType, removeCatalogsInput) input: RemoveCatalogsInput): Promise<Catalog[]> {
+    return catalogService(ctx).removeCatalogs(viewer, input);
   }
 
   @Authorized()
   @Query(() => Catalog, { nullable: true, description: 'A catalog the caller reaches (404 absent, 403 unreachable)' })
-  catalog(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The catalog id (UUID)' }) id: string): Promise<Catalog> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).catalog(viewer, validate(catalogIdInput, { id }).id);
+  catalog(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedArg('id', () => ID, catalogIdInput, { description: 'The catalog id (UUID)' }) id: string): Promise<Catalog> {
+    return catalogService(ctx).catalog(viewer, id);
   }
 
   @Authorized()
   @Query(() => Song, { nullable: true, description: 'A recording by ISRC (case and dashes ignored) as a catalog the caller reaches holds it; 404 when no such catalog holds it' })
-  song(@Ctx() ctx: Context, @Arg('isrc', () => String, { description: 'ISRC, e.g. GBNWR2400001 (case and dashes are ignored)' }) isrc: string): Promise<Song> {
-    const viewer = requireViewer(ctx.viewer);
-    return catalogService(ctx).song(viewer, validate(isrcInput, { isrc }).isrc);
+  song(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedArg('isrc', () => String, isrcInput, { description: 'ISRC, e.g. GBNWR2400001 (case and dashes are ignored)' }) isrc: string): Promise<Song> {
+    return catalogService(ctx).song(viewer, isrc);
   }
 }
 
@@ -147,13 +144,13 @@ export class CatalogGraphResolver {
   accounts(
     @Root() catalog: Catalog,
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: `1 to ${LIST_BOUNDS.accountsPerCatalog}, default ${LIST_BOUNDS.accountsPerCatalog}` }) limit?: number | null,
-    @Arg('page', () => Int, PAGE) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) }) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
+    @ParsedPage(accountsPageInput, { args: ['limit', 'page'], maxFirst: LIST_BOUNDS.accountsPerCatalog }) { page }: Paged<unknown>,
+    @Arg('limit', () => Int, { nullable: true, description: `1 to ${LIST_BOUNDS.accountsPerCatalog}, default ${LIST_BOUNDS.accountsPerCatalog}` }) _limit?: number | null,
+    @Arg('page', () => Int, PAGE) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.accountsPerCatalog, LIST_BOUNDS.accountsPerCatalog) }) _first?: number | null,
+    @Arg('after', () => String, AFTER) _after?: string | null,
   ): Promise<PageOf<CatalogAccount>> {
-    const parsed = validate(accountsPageInput, withoutNulls({ limit, page }));
-    return catalogService(ctx).catalogAccounts(catalog, pageRequest(parsed, { limit, page, first, after }, LIST_BOUNDS.accountsPerCatalog));
+    return catalogService(ctx).catalogAccounts(catalog, page);
   }
 }
 
@@ -175,13 +172,14 @@ export class SongGraphResolver {
   catalogs(
     @Root() song: Song,
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
-    @Arg('page', () => Int, PAGE) page?: number | null,
-    @Arg('first', () => Int, FIRST) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(catalogsLimitInput, { args: ['limit', 'page'] }) { page }: Paged<unknown>,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) _limit?: number | null,
+    @Arg('page', () => Int, PAGE) _page?: number | null,
+    @Arg('first', () => Int, FIRST) _first?: number | null,
+    @Arg('after', () => String, AFTER) _after?: string | null,
   ): Promise<PageOf<Catalog>> {
-    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
-    return catalogService(ctx).songCatalogs(requireViewer(ctx.viewer), song, pageRequest(parsed, { limit, page, first, after }));
+    return catalogService(ctx).songCatalogs(viewer, song, page);
   }
 }
 
@@ -193,26 +191,27 @@ export class ArtistCatalogResolver {
   catalogs(
     @Root() artist: Artist,
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, CATALOGS_LIMIT) limit?: number | null,
-    @Arg('page', () => Int, PAGE) page?: number | null,
-    @Arg('first', () => Int, FIRST) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(catalogsLimitInput, { args: ['limit', 'page'] }) { page }: Paged<unknown>,
+    @Arg('limit', () => Int, CATALOGS_LIMIT) _limit?: number | null,
+    @Arg('page', () => Int, PAGE) _page?: number | null,
+    @Arg('first', () => Int, FIRST) _first?: number | null,
+    @Arg('after', () => String, AFTER) _after?: string | null,
   ): Promise<PageOf<Catalog>> {
-    const parsed = validate(catalogsLimitInput, withoutNulls({ limit, page }));
-    return catalogService(ctx).artistCatalogs(requireViewer(ctx.viewer), artist, pageRequest(parsed, { limit, page, first, after }));
+    return catalogService(ctx).artistCatalogs(viewer, artist, page);
   }
 
   @FieldResolver(() => SongPage, { description: 'Songs crediting the artist in catalogs the caller reaches, by ISRC; empty when the caller cannot reach the artist' })
   songs(
     @Root() artist: Artist,
     @Ctx() ctx: Context,
-    @Arg('page', () => Int, PAGE) page?: number | null,
-    @Arg('limit', () => Int, LIMIT) limit?: number | null,
-    @Arg('first', () => Int, FIRST) first?: number | null,
-    @Arg('after', () => String, AFTER) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(graphPageInput, { args: ['page', 'limit'] }) { page }: Paged<unknown>,
+    @Arg('page', () => Int, PAGE) _page?: number | null,
+    @Arg('limit', () => Int, LIMIT) _limit?: number | null,
+    @Arg('first', () => Int, FIRST) _first?: number | null,
+    @Arg('after', () => String, AFTER) _after?: string | null,
   ): Promise<PageOf<Song>> {
-    const viewer = requireViewer(ctx.viewer);
-    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
-    return catalogService(ctx).artistSongs(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
+    return catalogService(ctx).artistSongs(viewer, artist, page);
   }
 }
