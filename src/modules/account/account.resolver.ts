@@ -1,9 +1,10 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
-import { requireViewer } from '../../auth/access';
-import { describe, validate, withoutNulls } from '../../common/validation';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
+import { describe } from '../../common/validation';
 import { addMemberInput, createOrganizationInput, deleteOrganizationInput, ORGANIZATIONS_PAGE_DEFAULT, ORGANIZATIONS_PAGE_MAX, organizationsInput, removeMemberInput } from './account.inputs';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
@@ -29,27 +30,29 @@ export const accountService = (ctx: Context) => new AccountService(new AccountRe
 export class AccountResolver {
   @Authorized()
   @Query(() => AccountProfile, { nullable: true, description: 'The authenticated account, its organizations and pending invitations' })
-  me(@Ctx() ctx: Context): Promise<AccountProfile> {
-    return accountService(ctx).me(requireViewer(ctx.viewer));
+  me(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer): Promise<AccountProfile> {
+    return accountService(ctx).me(viewer);
   }
 
   @Authorized()
   @Query(() => OrganizationPage, { nullable: true, description: 'Organizations the authenticated account is a member of, by name, a page at a time' })
   organizations(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: describe(organizationsInput, 'limit') }) limit?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(organizationsInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(ORGANIZATIONS_PAGE_MAX, ORGANIZATIONS_PAGE_DEFAULT) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+   
+   @ParsedPage(organizationsInput, { args: ['limit', 'page'], maxFirst: ORGANIZATIONS_PAGE_MAX }) paged: Paged<Parsed<typeof organizationsInput>>,
+    @Arg('limit', () => Int, { nullable: true, description: describe(organizationsInput, 'limit') }) _limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(organizationsInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(ORGANIZATIONS_PAGE_MAX, ORGANIZATIONS_PAGE_DEFAULT) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<OrganizationType>> {
-    const parsed = validate(organizationsInput, withoutNulls({ limit, page }));
-    return accountService(ctx).organizations(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, ORGANIZATIONS_PAGE_MAX));
+    return accountService(ctx).organizations(viewer, paged.page);
   }
 
   @Authorized()
   @Mutation(() => OrganizationType, { description: 'Creates an organization; the caller becomes its first member' })
-  createOrganization(@Ctx() ctx: Context, @Arg('input', () => CreateOrganizationInputType) input: CreateOrganizationInputType): Promise<OrganizationType> {
-    return accountService(ctx).createOrganization(requireViewer(ctx.viewer), validate(createOrganizationInput, withoutNulls({ ...input })));
+  createOrganization(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateOrganizationInputType, createOrganizationInput) input: Parsed<typeof createOrganizationInput>): Promise<OrganizationType> {
+    return accountService(ctx).createOrganization(viewer, input);
   }
 
   @Authorized()
@@ -59,9 +62,10 @@ export class AccountResolver {
   })
   addOrganizationMember(
     @Ctx() ctx: Context,
-    @Arg('input', () => AddOrganizationMemberInputType) input: AddOrganizationMemberInputType,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedInput(() => AddOrganizationMemberInputType, addMemberInput) input: Parsed<typeof addMemberInput>,
   ): Promise<OrganizationMembership> {
-    return accountService(ctx).addMember(requireViewer(ctx.viewer), validate(addMemberInput, withoutNulls({ ...input })));
+    return accountService(ctx).addMember(viewer, input);
   }
 
   @Authorized()
@@ -70,9 +74,10 @@ export class AccountResolver {
   })
   removeOrganizationMember(
     @Ctx() ctx: Context,
-    @Arg('input', () => RemoveOrganizationMemberInputType) input: RemoveOrganizationMemberInputType,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedInput(() => RemoveOrganizationMemberInputType, removeMemberInput) input: Parsed<typeof removeMemberInput>,
   ): Promise<OrganizationMembership> {
-    return accountService(ctx).removeMember(requireViewer(ctx.viewer), validate(removeMemberInput, withoutNulls({ ...input })));
+    return accountService(ctx).removeMember(viewer, input);
   }
 
   @Authorized()
@@ -80,7 +85,7 @@ export class AccountResolver {
     description:
       'Deletes an organization; only its members (or admins) may. Its memberships, pending invitations, the catalog links its members made through their membership, and its catalogs linked to no other account end with it',
   })
-  deleteOrganization(@Ctx() ctx: Context, @Arg('input', () => DeleteOrganizationInputType) input: DeleteOrganizationInputType): Promise<OrganizationDeletion> {
-    return accountService(ctx).deleteOrganization(requireViewer(ctx.viewer), validate(deleteOrganizationInput, withoutNulls({ ...input })));
+  deleteOrganization(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => DeleteOrganizationInputType, deleteOrganizationInput) input: Parsed<typeof deleteOrganizationInput>): Promise<OrganizationDeletion> {
+    return accountService(ctx).deleteOrganization(viewer, input);
   }
 }
