@@ -1,8 +1,9 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { requireViewer } from '../../auth/access';
-import { describe, validate, withoutNulls } from '../../common/validation';
-import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
+import { describe } from '../../common/validation';
+import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
 import { createTemplateInput, setFavoriteInput, templateIdInput, TEMPLATES_PAGE_MAX, templatesInput, updateTemplateInput } from './agent.inputs';
 import { AgentRepository } from './agent.repository';
@@ -22,14 +23,15 @@ export class AgentResolver {
   })
   agentTemplates(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: describe(templatesInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: describe(templatesInput, 'offset') }) offset?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(templatesInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(TEMPLATES_PAGE_MAX, TEMPLATES_PAGE_MAX) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(templatesInput, { args: ['limit', 'offset', 'page'], maxFirst: TEMPLATES_PAGE_MAX }) paged: Paged<Parsed<typeof templatesInput>>,
+    @Arg('limit', () => Int, { nullable: true, description: describe(templatesInput, 'limit') }) _limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(templatesInput, 'offset') }) _offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(templatesInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(TEMPLATES_PAGE_MAX, TEMPLATES_PAGE_MAX) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<AgentTemplateType>> {
-    const parsed = validate(templatesInput, withoutNulls({ limit, offset, page }));
-    return agentService(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, offset, page, first, after }, TEMPLATES_PAGE_MAX));
+    return agentService(ctx).list(viewer, paged.page);
   }
 
   @Authorized()
@@ -37,30 +39,28 @@ export class AgentResolver {
     description:
       "Sets the caller's favorite state of a template it can see (idempotent) and answers the template with it and its new favorites count; a template it cannot see is NOT_FOUND",
   })
-  setAgentTemplateFavorite(@Ctx() ctx: Context, @Arg('input', () => SetAgentTemplateFavoriteInput) input: SetAgentTemplateFavoriteInput): Promise<AgentTemplateType> {
-    return agentService(ctx).setFavorite(requireViewer(ctx.viewer), validate(setFavoriteInput, withoutNulls({ ...input })));
+  setAgentTemplateFavorite(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => SetAgentTemplateFavoriteInput, setFavoriteInput) input: Parsed<typeof setFavoriteInput>): Promise<AgentTemplateType> {
+    return agentService(ctx).setFavorite(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => AgentTemplateType, { description: 'Creates a template owned by the caller; a title it already uses is CONFLICT' })
-  createAgentTemplate(@Ctx() ctx: Context, @Arg('input', () => CreateAgentTemplateInput) input: CreateAgentTemplateInput): Promise<AgentTemplateType> {
-    const viewer = requireViewer(ctx.viewer);
-    return agentService(ctx).create(viewer, validate(createTemplateInput, withoutNulls({ ...input })));
+  createAgentTemplate(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateAgentTemplateInput, createTemplateInput) input: Parsed<typeof createTemplateInput>): Promise<AgentTemplateType> {
+    return agentService(ctx).create(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => AgentTemplateType, {
     description: 'Changes the given fields of a template (owner only; the shared e-mails given replace the list)',
   })
-  updateAgentTemplate(@Ctx() ctx: Context, @Arg('input', () => UpdateAgentTemplateInput) input: UpdateAgentTemplateInput): Promise<AgentTemplateType> {
-    const viewer = requireViewer(ctx.viewer);
-    return agentService(ctx).update(viewer, validate(updateTemplateInput, withoutNulls({ ...input })));
+  updateAgentTemplate(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => UpdateAgentTemplateInput, updateTemplateInput) input: Parsed<typeof updateTemplateInput>): Promise<AgentTemplateType> {
+    return agentService(ctx).update(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Deletes a template with its shares and favourites (owner only); true once deleted' })
-  async deleteAgentTemplate(@Ctx() ctx: Context, @Arg('input', () => DeleteAgentTemplateInput) input: DeleteAgentTemplateInput): Promise<boolean> {
-    await agentService(ctx).remove(requireViewer(ctx.viewer), validate(templateIdInput, withoutNulls({ ...input })));
+  async deleteAgentTemplate(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => DeleteAgentTemplateInput, templateIdInput) input: Parsed<typeof templateIdInput>): Promise<boolean> {
+    await agentService(ctx).remove(viewer, input);
     return true;
   }
 }
