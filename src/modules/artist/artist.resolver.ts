@@ -1,10 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireViewer } from '../../auth/access';
-import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
-import { describe, graphPageInput, validate, withoutNulls } from '../../common/validation';
+import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription } from '../../common/paging';
+import { describe, graphPageInput } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { pageItemSets, planPrefetch } from '../../graphql/prefetch';
 import { artistIdInput, createArtistInput, ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX, rosterInput, socialsByAccountInput, socialsByIdInput, upsertSocialInput } from './artist.inputs';
 import { ArtistRepository } from './artist.repository';
@@ -28,20 +29,22 @@ export const artistService = (ctx: Context) => new ArtistService(new ArtistRepos
 export class ArtistResolver {
   @Authorized()
   @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of an artist, oldest link first (404 absent or not an artist, 403 unreachable)' })
-  artistSocials(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsInput) input: ArtistSocialsInput): Promise<PageOf<SocialProfile>> {
-    const viewer = requireViewer(ctx.viewer);
-    const { first: _first, after: _after, ...offsetInput } = input;
-    const parsed = validate(socialsByAccountInput, withoutNulls({ ...offsetInput }));
-    return artistService(ctx).socialsByAccount(viewer, parsed, pageRequest(parsed, input));
+  artistSocials(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(socialsByAccountInput, { input: { typeFunc: () => ArtistSocialsInput } }) { input, page }: Paged<Parsed<typeof socialsByAccountInput>>,
+  ): Promise<PageOf<SocialProfile>> {
+    return artistService(ctx).socialsByAccount(viewer, input, page);
   }
 
   @Authorized()
   @Query(() => SocialProfilePage, { nullable: true, description: 'Social profiles of the artist `id`, oldest link first (404 absent or not an artist, 403 unreachable)' })
-  artistSocialsById(@Ctx() ctx: Context, @Arg('input', () => ArtistSocialsByIdInput) input: ArtistSocialsByIdInput): Promise<PageOf<SocialProfile>> {
-    const viewer = requireViewer(ctx.viewer);
-    const { first: _first, after: _after, ...offsetInput } = input;
-    const parsed = validate(socialsByIdInput, withoutNulls({ ...offsetInput }));
-    return artistService(ctx).socialsById(viewer, parsed, pageRequest(parsed, input));
+  artistSocialsById(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(socialsByIdInput, { input: { typeFunc: () => ArtistSocialsByIdInput } }) { input, page }: Paged<Parsed<typeof socialsByIdInput>>,
+  ): Promise<PageOf<SocialProfile>> {
+    return artistService(ctx).socialsById(viewer, input, page);
   }
 
   @Authorized()
@@ -52,18 +55,17 @@ export class ArtistResolver {
   })
   async artists(
     @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
     @Info() info: GraphQLResolveInfo,
-    @Arg('accountId', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) accountId?: string | null,
-    @Arg('organizationId', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) organizationId?: string | null,
-    @Arg('limit', () => Int, { nullable: true, description: describe(rosterInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: describe(rosterInput, 'offset') }) offset?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(rosterInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @ParsedPage(rosterInput, { args: ['accountId', 'organizationId', 'limit', 'offset', 'page'], maxFirst: ROSTER_PAGE_MAX }) { input, page: request }: Paged<Parsed<typeof rosterInput>>,
+    @Arg('accountId', () => ID, { nullable: true, description: describe(rosterInput, 'account_id') }) _accountId?: string | null,
+    @Arg('organizationId', () => ID, { nullable: true, description: describe(rosterInput, 'organization_id') }) _organizationId?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: describe(rosterInput, 'limit') }) _limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(rosterInput, 'offset') }) _offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(rosterInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(ROSTER_PAGE_MAX, ROSTER_PAGE_DEFAULT) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<RosterArtist>> {
-    const viewer = requireViewer(ctx.viewer);
-    const input = validate(rosterInput, withoutNulls({ accountId, organizationId, limit, offset, page }));
-    const request = pageRequest(input, { limit, offset, page, first, after }, ROSTER_PAGE_MAX);
     // The relations selected on the page's artists (socials, catalogs, …) are read in the roster's own statement.
     const readAhead = planPrefetch(ctx, info, 'Artist', 'a.id', pageItemSets(info));
     const { rows, page: answer } = await artistService(ctx).roster(viewer, input, request, readAhead.columns);
@@ -73,23 +75,20 @@ export class ArtistResolver {
 
   @Authorized()
   @Query(() => Artist, { nullable: true, description: 'An artist the caller may reach (404 absent, 403 unreachable)' })
-  artist(@Ctx() ctx: Context, @Arg('id', () => ID, { description: 'The artist account id (UUID)' }) id: string): Promise<Artist> {
-    const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).requireArtist(viewer, validate(artistIdInput, { id }).id);
+  artist(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedArg('id', () => ID, artistIdInput, { description: 'The artist account id (UUID)' }) id: string): Promise<Artist> {
+    return artistService(ctx).requireArtist(viewer, id);
   }
 
   @Authorized()
   @Mutation(() => Artist, { description: "Creates an artist account on the caller's roster, or on the organization's" })
-  createArtist(@Ctx() ctx: Context, @Arg('input', () => CreateArtistInputType) input: CreateArtistInputType): Promise<RosterArtist> {
-    const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).create(viewer, validate(createArtistInput, withoutNulls({ ...input })));
+  createArtist(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateArtistInputType, createArtistInput) input: Parsed<typeof createArtistInput>): Promise<RosterArtist> {
+    return artistService(ctx).create(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => SocialProfile, { description: "Adds a social profile to an artist, or updates the artist's profile with the same profile URL" })
-  upsertArtistSocial(@Ctx() ctx: Context, @Arg('input', () => UpsertArtistSocialInputType) input: UpsertArtistSocialInputType): Promise<SocialProfile> {
-    const viewer = requireViewer(ctx.viewer);
-    return artistService(ctx).upsertSocial(viewer, validate(upsertSocialInput, withoutNulls({ ...input })));
+  upsertArtistSocial(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => UpsertArtistSocialInputType, upsertSocialInput) input: Parsed<typeof upsertSocialInput>): Promise<SocialProfile> {
+    return artistService(ctx).upsertSocial(viewer, input);
   }
 }
 
@@ -109,13 +108,13 @@ export class ArtistGraphResolver {
   socials(
     @Root() artist: Artist,
     @Ctx() ctx: Context,
-    @Arg('page', () => Int, { nullable: true, description: 'Default 1' }) page?: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) limit?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: FIRST_DESCRIPTION }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(graphPageInput, { args: ['page', 'limit'] }) paged: Paged<Parsed<typeof graphPageInput>>,
+    @Arg('page', () => Int, { nullable: true, description: 'Default 1' }) _page?: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20' }) _limit?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: FIRST_DESCRIPTION }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<SocialProfile>> {
-    const viewer = requireViewer(ctx.viewer);
-    const parsed = validate(graphPageInput, withoutNulls({ page, limit }));
-    return artistService(ctx).socialsOf(viewer, artist, pageRequest(parsed, { page, limit, first, after }));
+    return artistService(ctx).socialsOf(viewer, artist, paged.page);
   }
 }
