@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { LIST_BOUNDS } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
-import { requireViewer } from '../../auth/access';
-import { describe, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
-import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
+import { describe, limitArg, pageArg } from '../../common/validation';
+import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
 import { ApiKeyService, MAX_ACTIVE_KEYS } from './api-key.service';
 import { createApiKeyInput, revokeApiKeyInput, signupInput, verifyInput } from './auth.inputs';
@@ -37,13 +38,13 @@ export class AuthResolver {
     description:
       'Agent signup, no credentials needed: an agent+… address gets an account and its first API key at once; any other address gets a 6-digit code by e-mail (and no API key yet)',
   })
-  signupAgent(@Ctx() ctx: Context, @Arg('input', () => SignupAgentInputType) input: SignupAgentInputType): Promise<AgentOnboarding> {
-    return onboarding(ctx).signup(validate(signupInput, withoutNulls({ ...input })), ctx.clientIp);
+  signupAgent(@Ctx() ctx: Context, @ParsedInput(() => SignupAgentInputType, signupInput) input: Parsed<typeof signupInput>): Promise<AgentOnboarding> {
+    return onboarding(ctx).signup(input, ctx.clientIp);
   }
 
   @Mutation(() => AgentOnboarding, { description: 'Exchanges the e-mailed code for an account and its first API key (no credentials needed)' })
-  verifyAgent(@Ctx() ctx: Context, @Arg('input', () => VerifyAgentInputType) input: VerifyAgentInputType): Promise<AgentOnboarding> {
-    return onboarding(ctx).verify(validate(verifyInput, withoutNulls({ ...input })));
+  verifyAgent(@Ctx() ctx: Context, @ParsedInput(() => VerifyAgentInputType, verifyInput) input: Parsed<typeof verifyInput>): Promise<AgentOnboarding> {
+    return onboarding(ctx).verify(input);
   }
 
   @Authorized()
@@ -53,24 +54,25 @@ export class AuthResolver {
   })
   apiKeys(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: describe(keysPageInput, 'limit') }) limit?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(keysPageInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.apiKeysListed, LIST_BOUNDS.apiKeysListed) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(keysPageInput, { args: ['limit', 'page'], maxFirst: LIST_BOUNDS.apiKeysListed }) paged: Paged<Parsed<typeof keysPageInput>>,
+    @Arg('limit', () => Int, { nullable: true, description: describe(keysPageInput, 'limit') }) _limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(keysPageInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.apiKeysListed, LIST_BOUNDS.apiKeysListed) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<ApiKeyInfo>> {
-    const parsed = validate(keysPageInput, withoutNulls({ limit, page }));
-    return apiKeys(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, LIST_BOUNDS.apiKeysListed));
+    return apiKeys(ctx).list(viewer, paged.page);
   }
 
   @Authorized()
   @Mutation(() => IssuedApiKey, { description: 'Creates a personal API key for the caller; the secret is in the answer (shown once). At most 25 active keys per account (CONFLICT past it)' })
-  createApiKey(@Ctx() ctx: Context, @Arg('input', () => CreateApiKeyInputType) input: CreateApiKeyInputType): Promise<IssuedApiKey> {
-    return apiKeys(ctx).create(requireViewer(ctx.viewer), validate(createApiKeyInput, withoutNulls({ ...input })));
+  createApiKey(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateApiKeyInputType, createApiKeyInput) input: Parsed<typeof createApiKeyInput>): Promise<IssuedApiKey> {
+    return apiKeys(ctx).create(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => ApiKeyInfo, { description: "Revokes one of the caller's API keys, effective immediately" })
-  revokeApiKey(@Ctx() ctx: Context, @Arg('input', () => RevokeApiKeyInputType) input: RevokeApiKeyInputType): Promise<ApiKeyInfo> {
-    return apiKeys(ctx).revoke(requireViewer(ctx.viewer), validate(revokeApiKeyInput, withoutNulls({ ...input })));
+  revokeApiKey(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => RevokeApiKeyInputType, revokeApiKeyInput) input: Parsed<typeof revokeApiKeyInput>): Promise<ApiKeyInfo> {
+    return apiKeys(ctx).revoke(viewer, input);
   }
 }
