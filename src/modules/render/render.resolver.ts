@@ -1,12 +1,11 @@
-import { pageRequest } from '../../common/paging';
 import { Arg, Authorized, Ctx, Extensions, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { maxItems } from '../../common/bounds';
 import { COMPOSITIONS } from '../../jobs/compositions';
-import { requireViewer } from '../../auth/access';
-import { validate, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage, subscribeAs } from '../../graphql/params';
 import { cancelRunInput, parseRenderVideo, runsInput, watchRunInput, watchRunsInput } from './render.inputs';
-import { RunStatus } from './render.entity';
+import { RunStatus, type RenderPayload } from './render.entity';
 import { RenderRepository } from './render.repository';
 import { RenderService } from './render.service';
 import { CancelRunInputType, CompositionType, RenderRunPage, RenderRunType, RenderVideoInputType, RunsInputType } from './render.types';
@@ -31,8 +30,12 @@ function renderSettings(ctx: Context) {
 export class RenderResolver {
   @Authorized()
   @Mutation(() => RenderRunType, { description: 'Starts a video render; answers at once with the run as queued, to poll or watch. Limited per account: a few renders QUEUED or EXECUTING at once, and a rolling 24-hour budget of pixel-frames (width × height × durationInFrames); past either, RATE_LIMITED (429) with Retry-After and nothing is queued' })
-  renderVideo(@Ctx() ctx: Context, @Arg('input', () => RenderVideoInputType) input: RenderVideoInputType): Promise<RenderRunType> {
-    return renders(ctx).start(requireViewer(ctx.viewer), parseRenderVideo({ ...input }, ctx.deps.config.render));
+  renderVideo(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedInput(() => RenderVideoInputType, (input, { deps }) => parseRenderVideo(input, deps.config.render)) input: RenderPayload,
+  ): Promise<RenderRunType> {
+    return renders(ctx).start(viewer, input);
   }
 
   @Authorized()
@@ -44,25 +47,24 @@ export class RenderResolver {
 
   @Authorized()
   @Query(() => RenderRunPage, { nullable: true, description: 'One render run (runId), or the account\'s runs newest first, a page at a time (page, limit)' })
-  runs(@Ctx() ctx: Context, @Arg('input', () => RunsInputType, { nullable: true }) input?: RunsInputType | null): Promise<RenderRunPage> {
-    const { first: _first, after: _after, ...offsetInput } = input ?? {};
-    const parsed = validate(runsInput, withoutNulls({ ...offsetInput }));
-    return renders(ctx).runs(requireViewer(ctx.viewer), parsed, pageRequest(parsed, input ?? {}));
+  runs(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(runsInput, { input: { typeFunc: () => RunsInputType, options: { nullable: true } } }) { input, page }: Paged<Parsed<typeof runsInput>>,
+  ): Promise<RenderRunPage> {
+    return renders(ctx).runs(viewer, input, page);
   }
 
   @Authorized()
   @Mutation(() => RenderRunType, { description: 'Cancels a QUEUED or EXECUTING run (an encoding one stops and its files are removed); answers the canceled run' })
-  cancelRun(@Ctx() ctx: Context, @Arg('input', () => CancelRunInputType) input: CancelRunInputType): Promise<RenderRunType> {
-    return renders(ctx).cancel(requireViewer(ctx.viewer), validate(cancelRunInput, withoutNulls({ ...input })));
+  cancelRun(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CancelRunInputType, cancelRunInput) input: Parsed<typeof cancelRunInput>): Promise<RenderRunType> {
+    return renders(ctx).cancel(viewer, input);
   }
 
   @Authorized()
   @Subscription(() => RenderRunType, {
     description: 'The run now, then every change of state or progress until it is COMPLETED, FAILED or CANCELED',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Context;
-      return renders(ctx).watch(requireViewer(ctx.viewer), validate(watchRunInput, args), ctx.standing);
-    },
+    subscribe: subscribeAs(watchRunInput, async (ctx, viewer, input) => renders(ctx).watch(viewer, input, ctx.standing)),
   })
   renderRun(@Root() run: RenderRunType | Error, @Arg('runId', () => String, { description: 'The run to watch: one of the caller\'s or of an account it may act for' }) _runId: string): RenderRunType {
     // The subscription ended early (reach lost, credential revoked): its last message is this error, with its code.
@@ -74,10 +76,7 @@ export class RenderResolver {
   @Subscription(() => RenderRunType, {
     description:
       'Every run the caller may see (its own, its organizations\' and their members\', its roster\'s: as `runs`), live: first the newest runs (`initial`, newest first), then each run as it changes state or progress, new runs included, whoever started them and on whichever instance. A run\'s changes a slow subscriber has not read yet are coalesced into its newest state. Ends with UNAUTHENTICATED when the credential is revoked; an account that leaves the caller\'s reach (a membership ended) stops appearing',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Context;
-      return renders(ctx).watchAll(requireViewer(ctx.viewer), validate(watchRunsInput, withoutNulls({ ...args })), ctx.standing);
-    },
+    subscribe: subscribeAs(watchRunsInput, async (ctx, viewer, input) => renders(ctx).watchAll(viewer, input, ctx.standing)),
   })
   renderRuns(
     @Root() run: RenderRunType | Error,
