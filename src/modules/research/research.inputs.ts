@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from '../../common/validation';
+import { uuid, validate } from '../../common/validation';
 import { CURATOR_PLATFORMS, PLATFORMS } from '../../providers/platforms';
 
 const trimmed = (field: string) => z.string().trim().min(1, { message: `${field} must not be empty` });
@@ -185,3 +185,7 @@ export const linkArtistResearchInput = z.object({
   research_id: researchId.describe('research artist id (digits) from discover or the research search; null clears the link (and no search replaces it)'),
 });
 export type ArtistResearchLinkInput = z.output<typeof linkArtistResearchInput>;
+
+/** `updateArtist`'s input: REST drops a null before it gets here (the route requires the key), so an absent researchId means null (link none). */
+export const parseLinkArtistResearch = (input: Record<string, unknown>): ArtistResearchLinkInput =>
+  validate(linkArtistResearchInput, { ...input, researchId: input.researchId ?? null });

@@ -1,9 +1,10 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
-import { requireViewer } from '../../auth/access';
-import { describe, validate, withoutNulls } from '../../common/validation';
+import { describe, withoutNulls } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Parsed, ParsedArgs, ParsedInput } from '../../graphql/params';
 import { PROVIDER_BATCH, PROVIDER_CALL } from '../../graphql/cost';
 import { reachableSong, Song } from '../catalog';
 import { batchedTrackStats } from './research.batch';
@@ -60,16 +61,16 @@ export class ResearchResolver {
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Query(() => TrackStats, { nullable: true, description: 'Per-track statistics across sources; exactly one track identifier' })
-  trackStats(@Ctx() ctx: Context, @Arg('input', () => TrackStatsQueryInput) input: TrackStatsQueryInput): Promise<TrackStats> {
-    return researchService(ctx).trackStats(requireViewer(ctx.viewer), validate(trackStatsInput, withoutNulls({ ...input })));
+  trackStats(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => TrackStatsQueryInput, trackStatsInput) input: Parsed<typeof trackStatsInput>): Promise<TrackStats> {
+    return researchService(ctx).trackStats(viewer, input);
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [DiscoveredArtist], { nullable: true, description: 'Artists filtered by country, genre and monthly listeners' })
-  discover(@Ctx() ctx: Context, @Arg('input', () => DiscoverQueryInput, { nullable: true }) input?: DiscoverQueryInput | null): Promise<DiscoveredArtist[]> {
-    return researchService(ctx).discover(requireViewer(ctx.viewer), validate(discoverInput, withoutNulls({ ...input })));
+  discover(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => DiscoverQueryInput, discoverInput, { nullable: true }) input: Parsed<typeof discoverInput>): Promise<DiscoveredArtist[]> {
+    return researchService(ctx).discover(viewer, input);
   }
 
   @Authorized()
@@ -77,18 +78,20 @@ export class ResearchResolver {
   @Query(() => CuratorProfile, { nullable: true, description: 'A playlist curator profile' })
   curator(
     @Ctx() ctx: Context,
-    @Arg('platform', Str, { description: describe(curatorInput, 'platform') }) platform: string,
-    @Arg('id', Str, { description: describe(curatorInput, 'id') }) id: string,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(curatorInput, ['platform', 'id']) input: Parsed<typeof curatorInput>,
+    @Arg('platform', Str, { description: describe(curatorInput, 'platform') }) _platform: string,
+    @Arg('id', Str, { description: describe(curatorInput, 'id') }) _id: string,
   ): Promise<CuratorProfile> {
-    return researchService(ctx).curator(requireViewer(ctx.viewer), validate(curatorInput, withoutNulls({ platform, id })));
+    return researchService(ctx).curator(viewer, input);
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(LIST_BOUNDS.researchGenres))
   @Query(() => [ResearchGenre], { nullable: true, description: 'Genre ids for the discover filter' })
-  researchGenres(@Ctx() ctx: Context): Promise<ResearchGenre[]> {
-    return researchService(ctx).genres(requireViewer(ctx.viewer));
+  researchGenres(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer): Promise<ResearchGenre[]> {
+    return researchService(ctx).genres(viewer);
   }
 
   @Authorized()
@@ -97,31 +100,31 @@ export class ResearchResolver {
     description:
       'Search the music intelligence provider: matches by kind (artists, tracks, playlists, curators, …), as the provider sends them with neutral platform names; type=curators with beta=true finds curator ids',
   })
-  researchSearch(@Ctx() ctx: Context, @Arg('input', () => ResearchSearchQueryInput) input: ResearchSearchQueryInput): Promise<Record<string, unknown>> {
-    return researchService(ctx).search(requireViewer(ctx.viewer), validate(researchSearchInput, withoutNulls({ ...input })));
+  researchSearch(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => ResearchSearchQueryInput, researchSearchInput) input: Parsed<typeof researchSearchInput>): Promise<Record<string, unknown>> {
+    return researchService(ctx).search(viewer, input);
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [ResearchTrack], { nullable: true, description: "An artist's tracks" })
-  researchTracks(@Ctx() ctx: Context, @Arg('input', () => ResearchTracksQueryInput) input: ResearchTracksQueryInput): Promise<ResearchTrack[]> {
-    return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ ...input })));
+  researchTracks(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => ResearchTracksQueryInput, artistTracksInput) input: Parsed<typeof artistTracksInput>): Promise<ResearchTrack[]> {
+    return researchService(ctx).artistTracks(viewer, input);
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @Query(() => [ResearchPlaylist], { nullable: true, description: "An artist's playlist placements" })
-  researchPlaylists(@Ctx() ctx: Context, @Arg('input', () => ResearchPlaylistsQueryInput) input: ResearchPlaylistsQueryInput): Promise<ResearchPlaylist[]> {
-    return researchService(ctx).artistPlaylists(requireViewer(ctx.viewer), validate(artistPlaylistsInput, withoutNulls({ ...input })));
+  researchPlaylists(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => ResearchPlaylistsQueryInput, artistPlaylistsInput) input: Parsed<typeof artistPlaylistsInput>): Promise<ResearchPlaylist[]> {
+    return researchService(ctx).artistPlaylists(viewer, input);
   }
 
   @Authorized()
   @Extensions(PROVIDER_CALL)
   @Query(() => PlatformSearchResult, { nullable: true, description: 'Search the platform_a catalog' })
-  platformASearch(@Ctx() ctx: Context, @Arg('input', () => PlatformASearchQueryInput) input: PlatformASearchQueryInput): Promise<PlatformSearchResult> {
-    return researchService(ctx).platformSearch(requireViewer(ctx.viewer), validate(platformSearchInput, withoutNulls({ ...input })));
+  platformASearch(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => PlatformASearchQueryInput, platformSearchInput) input: Parsed<typeof platformSearchInput>): Promise<PlatformSearchResult> {
+    return researchService(ctx).platformSearch(viewer, input);
   }
 
   @Authorized()
@@ -135,30 +138,44 @@ export class ResearchResolver {
 export class ResearchArtistResolver {
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => ResearchArtistProfile, { nullable: true, description: 'Name, image and the latest listener and follower figures the provider has for the artist; null (with its error) when the provider fails' })
-  profile(@Root() artist: ResearchArtist, @Ctx() ctx: Context): Promise<ResearchArtistProfile> {
-    return researchService(ctx).artistProfile(requireViewer(ctx.viewer), validate(artistInput, { artist: artist.id }));
+  profile(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(artistInput, ({ root }: { root: ResearchArtist }) => ({ artist: root.id })) input: Parsed<typeof artistInput>,
+  ): Promise<ResearchArtistProfile> {
+    return researchService(ctx).artistProfile(viewer, input);
   }
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @FieldResolver(() => [ResearchTrack], { nullable: true, description: 'Tracks of the artist, `limit` of them from `offset`, as the provider orders them; null (with its error) when the provider fails' })
-  tracks(@Root() artist: ResearchArtist, @Ctx() ctx: Context, @Arg('limit', () => Int, { ...opt, description: describe(artistTracksInput, 'limit') }) limit?: number, @Arg('offset', () => Int, { ...opt, description: describe(artistTracksInput, 'offset') }) offset?: number) {
-    return researchService(ctx).artistTracks(requireViewer(ctx.viewer), validate(artistTracksInput, withoutNulls({ artist: artist.id, limit, offset })));
+  tracks(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(artistTracksInput, ({ args, root }: { args: Record<string, unknown>; root: ResearchArtist }) => withoutNulls({ artist: root.id, limit: args.limit, offset: args.offset }))
+    input: Parsed<typeof artistTracksInput>,
+    @Arg('limit', () => Int, { ...opt, description: describe(artistTracksInput, 'limit') }) _limit?: number,
+    @Arg('offset', () => Int, { ...opt, description: describe(artistTracksInput, 'offset') }) _offset?: number,
+  ) {
+    return researchService(ctx).artistTracks(viewer, input);
   }
 
   @Extensions(PROVIDER_CALL)
   @Extensions(maxItems(RESEARCH_DEFAULT_ITEMS))
   @FieldResolver(() => [ResearchPlaylist], { nullable: true, description: 'Playlist placements of the artist, `limit` of them from `offset`, as the provider orders them; null (with its error) when the provider fails' })
   playlists(
-    @Root() artist: ResearchArtist,
     @Ctx() ctx: Context,
-    @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) platform?: string,
-    @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) status?: string,
-    @Arg('limit', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'limit') }) limit?: number,
-    @Arg('offset', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'offset') }) offset?: number,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(artistPlaylistsInput, ({ args, root }: { args: Record<string, unknown>; root: ResearchArtist }) =>
+      withoutNulls({ artist: root.id, platform: args.platform, status: args.status, limit: args.limit, offset: args.offset }),
+    )
+    input: Parsed<typeof artistPlaylistsInput>,
+    @Arg('platform', Str, { nullable: true, description: 'platform_a (default), platform_b or platform_c' }) _platform?: string,
+    @Arg('status', Str, { nullable: true, description: 'current (default) or past' }) _status?: string,
+    @Arg('limit', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'limit') }) _limit?: number,
+    @Arg('offset', () => Int, { ...opt, description: describe(artistPlaylistsInput, 'offset') }) _offset?: number,
   ) {
-    const viewer = requireViewer(ctx.viewer);
-    return researchService(ctx).artistPlaylists(viewer, validate(artistPlaylistsInput, withoutNulls({ artist: artist.id, platform, status, limit, offset })));
+    return researchService(ctx).artistPlaylists(viewer, input);
   }
 }
 
@@ -172,16 +189,17 @@ export class ResearchTrackResolver {
   @Extensions(PROVIDER_BATCH)
   @FieldResolver(() => TrackStats, { nullable: true, description: 'Statistics of this track by its ISRC; null when the track has no ISRC. Batched across the tracks of a request, like Song.stats' })
   stats(
-    @Root() track: ResearchTrack,
     @Ctx() ctx: Context,
-    @Arg('source', Str, { description: describe(trackStatsInput, 'source') }) source: string,
-    @Arg('withPlaylists', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) withPlaylists?: boolean,
-    @Arg('withCharts', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) withCharts?: boolean,
-    @Arg('onlyCurrent', () => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) onlyCurrent?: boolean,
+    @CurrentViewer() viewer: Viewer,
+    // A track without an ISRC has no statistics: nothing to parse, the field is null.
+    @ParsedArgs(trackStatsInput, ({ args, root }: { args: Record<string, unknown>; root: ResearchTrack }) => (root.isrc ? { ...withoutNulls(args), isrc: root.isrc } : null))
+    input: Parsed<typeof trackStatsInput> | null,
+    @Arg('source', Str, { description: describe(trackStatsInput, 'source') }) _source: string,
+    @Arg('withPlaylists', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_playlists') }) _withPlaylists?: boolean,
+    @Arg('withCharts', () => Boolean, { ...opt, description: describe(trackStatsInput, 'with_charts') }) _withCharts?: boolean,
+    @Arg('onlyCurrent', () => Boolean, { ...opt, description: describe(trackStatsInput, 'only_current') }) _onlyCurrent?: boolean,
   ) {
-    if (!track.isrc) return null;
-    const viewer = requireViewer(ctx.viewer);
-    return batchedTrackStats(ctx, viewer, validate(trackStatsInput, { ...withoutNulls({ source, withPlaylists, withCharts, onlyCurrent }), isrc: track.isrc }));
+    return input && batchedTrackStats(ctx, viewer, input);
   }
 }
 
@@ -194,9 +212,13 @@ export class ResearchPlaylistResolver {
 
   @Extensions(PROVIDER_CALL)
   @FieldResolver(() => CuratorProfile, { nullable: true, description: "The playlist's curator; null when the provider names none" })
-  curator(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context) {
-    if (!playlist.curator_id) return null;
-    return researchService(ctx).curator(requireViewer(ctx.viewer), validate(curatorInput, { platform: playlist.platform, id: playlist.curator_id }));
+  curator(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    // A playlist without a curator: nothing to parse, the field is null.
+    @ParsedArgs(curatorInput, ({ root }: { root: ResearchPlaylist }) => (root.curator_id ? { platform: root.platform, id: root.curator_id } : null)) input: Parsed<typeof curatorInput> | null,
+  ) {
+    return input && researchService(ctx).curator(viewer, input);
   }
 }
 
@@ -207,7 +229,12 @@ export class SongResearchResolver {
     nullable: true,
     description: "Statistics of the song's ISRC, as Query.trackStats answers them; batched across the songs of a request. A provider failure is this field's error (null), not the query's",
   })
-  stats(@Root() song: Song, @Ctx() ctx: Context, @Args() args: TrackStatsOptions): Promise<TrackStats> {
-    return batchedTrackStats(ctx, requireViewer(ctx.viewer), validate(trackStatsInput, { ...withoutNulls({ ...args }), isrc: song.isrc }));
+  stats(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(trackStatsInput, ({ args, root }: { args: Record<string, unknown>; root: Song }) => ({ ...withoutNulls(args), isrc: root.isrc })) input: Parsed<typeof trackStatsInput>,
+    @Args() _args: TrackStatsOptions,
+  ): Promise<TrackStats> {
+    return batchedTrackStats(ctx, viewer, input);
   }
 }
