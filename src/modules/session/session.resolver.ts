@@ -1,10 +1,11 @@
-import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
+import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { Context } from '../../graphql/context';
-import { requireViewer } from '../../auth/access';
-import { describe, validate, withoutNulls } from '../../common/validation';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
+import { describe } from '../../common/validation';
 import { addMessageInput, chatRefInput, createChatInput, createSessionInput, sessionChatsInput, SESSIONS_PAGE_DEFAULT, sessionsInput } from './session.inputs';
 import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
@@ -30,14 +31,15 @@ export class SessionResolver {
   })
   sessions(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: describe(sessionsInput, 'limit') }) limit?: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: describe(sessionsInput, 'offset') }) offset?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(sessionsInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.sessionsPerAccount, SESSIONS_PAGE_DEFAULT) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(sessionsInput, { args: ['limit', 'offset', 'page'], maxFirst: LIST_BOUNDS.sessionsPerAccount }) paged: Paged<Parsed<typeof sessionsInput>>,
+    @Arg('limit', () => Int, { nullable: true, description: describe(sessionsInput, 'limit') }) _limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: describe(sessionsInput, 'offset') }) _offset?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(sessionsInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(LIST_BOUNDS.sessionsPerAccount, SESSIONS_PAGE_DEFAULT) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<SessionType>> {
-    const parsed = validate(sessionsInput, withoutNulls({ limit, offset, page }));
-    return sessions(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, offset, page, first, after }, LIST_BOUNDS.sessionsPerAccount));
+    return sessions(ctx).list(viewer, paged.page);
   }
 
   @Authorized()
@@ -46,35 +48,36 @@ export class SessionResolver {
   })
   sessionChats(
     @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { description: describe(sessionChatsInput, 'sessionId') }) sessionId: string,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArg('sessionId', () => ID, sessionChatsInput, { description: describe(sessionChatsInput, 'sessionId') }) sessionId: string,
   ): Promise<SessionType> {
-    return sessions(ctx).withChats(requireViewer(ctx.viewer), validate(sessionChatsInput, { sessionId }));
+    return sessions(ctx).withChats(viewer, { sessionId });
   }
 
   @Authorized()
   @Mutation(() => SessionType, { description: 'Starts a session owned by the caller' })
-  createSession(@Ctx() ctx: Context, @Arg('input', () => CreateSessionInput) input: CreateSessionInput): Promise<SessionType> {
-    return sessions(ctx).create(requireViewer(ctx.viewer), validate(createSessionInput, withoutNulls({ ...input })));
+  createSession(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateSessionInput, createSessionInput) input: Parsed<typeof createSessionInput>): Promise<SessionType> {
+    return sessions(ctx).create(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => SessionChat, { description: "Adds a chat to one of the caller's sessions" })
-  createChat(@Ctx() ctx: Context, @Arg('input', () => CreateChatInput) input: CreateChatInput): Promise<SessionChat> {
-    return sessions(ctx).createChat(requireViewer(ctx.viewer), validate(createChatInput, withoutNulls({ ...input })));
+  createChat(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateChatInput, createChatInput) input: Parsed<typeof createChatInput>): Promise<SessionChat> {
+    return sessions(ctx).createChat(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => SessionChat, { description: 'Marks a chat read up to now (hasUnread becomes false)' })
-  markChatRead(@Ctx() ctx: Context, @Arg('input', () => MarkChatReadInput) input: MarkChatReadInput): Promise<SessionChat> {
-    return sessions(ctx).markRead(requireViewer(ctx.viewer), validate(chatRefInput, withoutNulls({ ...input })));
+  markChatRead(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => MarkChatReadInput, chatRefInput) input: Parsed<typeof chatRefInput>): Promise<SessionChat> {
+    return sessions(ctx).markRead(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => ChatMessageAdded, {
     description: 'Appends a message to a chat; an assistant message sets lastAssistantMessageAt, so the chat turns unread',
   })
-  addChatMessage(@Ctx() ctx: Context, @Arg('input', () => AddChatMessageInput) input: AddChatMessageInput): Promise<ChatMessageAdded> {
-    return sessions(ctx).addMessage(requireViewer(ctx.viewer), validate(addMessageInput, withoutNulls({ ...input })));
+  addChatMessage(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => AddChatMessageInput, addMessageInput) input: Parsed<typeof addMessageInput>): Promise<ChatMessageAdded> {
+    return sessions(ctx).addMessage(viewer, input);
   }
 }
 
