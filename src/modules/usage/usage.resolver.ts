@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context';
-import { requireViewer } from '../../auth/access';
-import { describe, validate, withoutNulls } from '../../common/validation';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Parsed, ParsedArg, ParsedArgs, ParsedInput } from '../../graphql/params';
+import { describe } from '../../common/validation';
 import { MAX_ACTIVE_KEYS } from '../auth';
 import { accountLimitsInput, setAccountLimitsInput, usageInput } from './usage.inputs';
 import { UsageRepository } from './usage.repository';
@@ -23,24 +24,26 @@ export class UsageResolver {
   })
   usage(
     @Ctx() ctx: Context,
-    @Arg('from', () => String, { nullable: true, description: describe(usageInput, 'from') }) from?: string | null,
-    @Arg('to', () => String, { nullable: true, description: describe(usageInput, 'to') }) to?: string | null,
-    @Arg('granularity', () => UsageGranularity, { nullable: true, description: describe(usageInput, 'granularity') }) granularity?: UsageGranularity | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedArgs(usageInput, ['from', 'to', 'granularity']) input: Parsed<typeof usageInput>,
+    @Arg('from', () => String, { nullable: true, description: describe(usageInput, 'from') }) _from?: string | null,
+    @Arg('to', () => String, { nullable: true, description: describe(usageInput, 'to') }) _to?: string | null,
+    @Arg('granularity', () => UsageGranularity, { nullable: true, description: describe(usageInput, 'granularity') }) _granularity?: UsageGranularity | null,
   ): Promise<AccountUsage> {
-    return usageService(ctx).usage(requireViewer(ctx.viewer), validate(usageInput, withoutNulls({ from, to, granularity })));
+    return usageService(ctx).usage(viewer, input);
   }
 
   @Authorized()
   @Query(() => AccountLimitsType, { nullable: true, description: "An account's limit overrides and the limits in force for it (an admin, or the account itself)" })
-  accountLimits(@Ctx() ctx: Context, @Arg('accountId', () => ID, { description: describe(accountLimitsInput, 'accountId') }) accountId: string): Promise<AccountLimitsType> {
-    return limitsService(ctx).read(requireViewer(ctx.viewer), validate(accountLimitsInput, { accountId }).accountId);
+  accountLimits(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedArg('accountId', () => ID, accountLimitsInput, { description: describe(accountLimitsInput, 'accountId') }) accountId: string): Promise<AccountLimitsType> {
+    return limitsService(ctx).read(viewer, accountId);
   }
 
   @Authorized()
   @Mutation(() => AccountLimitsType, {
     description: "Sets an account's whole set of limit overrides (admins only): applied at once on every instance; a limit left out goes back to the default",
   })
-  setAccountLimits(@Ctx() ctx: Context, @Arg('input', () => SetAccountLimitsInputType) input: SetAccountLimitsInputType): Promise<AccountLimitsType> {
-    return limitsService(ctx).set(requireViewer(ctx.viewer), validate(setAccountLimitsInput, withoutNulls({ ...input })));
+  setAccountLimits(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => SetAccountLimitsInputType, setAccountLimitsInput) input: Parsed<typeof setAccountLimitsInput>): Promise<AccountLimitsType> {
+    return limitsService(ctx).set(viewer, input);
   }
 }
