@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { requireViewer } from '../../auth/access';
-import { AFTER_DESCRIPTION, firstDescription, pageRequest } from '../../common/paging';
-import { describe, limitArg, pageArg, validate, withoutNulls } from '../../common/validation';
+import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
+import { describe, limitArg, pageArg } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
 import type { Context } from '../../graphql/context';
+import type { Viewer } from '../../auth/viewer';
+import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
 import { createWebhookInput, redeliverInput, updateWebhookInput, webhookDeliveriesInput, webhookIdInput } from './webhook.inputs';
 import { WebhookRepository } from './webhook.repository';
 import { WebhookService } from './webhook.service';
@@ -37,27 +38,30 @@ export class WebhookResolver {
   @Query(() => WebhookEndpointPage, { nullable: true, description: 'The caller\'s webhook endpoints, newest first (at most WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT), without their secrets' })
   webhookEndpoints(
     @Ctx() ctx: Context,
-    @Arg('limit', () => Int, { nullable: true, description: describe(endpointsPageInput, 'limit') }) limit?: number | null,
-    @Arg('page', () => Int, { nullable: true, description: describe(endpointsPageInput, 'page') }) page?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: firstDescription(100, 100) }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) after?: string | null,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(endpointsPageInput, { args: ['limit', 'page'], maxFirst: 100 }) paged: Paged<Parsed<typeof endpointsPageInput>>,
+    @Arg('limit', () => Int, { nullable: true, description: describe(endpointsPageInput, 'limit') }) _limit?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: describe(endpointsPageInput, 'page') }) _page?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: firstDescription(100, 100) }) _first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: AFTER_DESCRIPTION }) _after?: string | null,
   ): Promise<PageOf<WebhookEndpointType>> {
-    const parsed = validate(endpointsPageInput, withoutNulls({ limit, page }));
-    return webhooks(ctx).list(requireViewer(ctx.viewer), pageRequest(parsed, { limit, page, first, after }, 100));
+    return webhooks(ctx).list(viewer, paged.page);
   }
 
   @Authorized()
   @Query(() => WebhookEndpointType, { nullable: true, description: 'One of the caller\'s webhook endpoints, without its secret' })
-  webhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointType> {
-    return webhooks(ctx).get(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  webhookEndpoint(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => WebhookEndpointIdInputType, webhookIdInput) input: Parsed<typeof webhookIdInput>): Promise<WebhookEndpointType> {
+    return webhooks(ctx).get(viewer, input);
   }
 
   @Authorized()
   @Query(() => WebhookDeliveryPage, { nullable: true, description: 'The delivery log of one of the caller\'s endpoints, newest first: each event sent, its status and its latest attempt (duration, response code, the first bytes of the answer)' })
-  webhookDeliveries(@Ctx() ctx: Context, @Arg('input', () => WebhookDeliveriesInputType) input: WebhookDeliveriesInputType): Promise<PageOf<WebhookDeliveryType>> {
-    const { first, after, ...offsetInput } = input;
-    const parsed = validate(webhookDeliveriesInput, withoutNulls({ ...offsetInput }));
-    return webhooks(ctx).deliveries(requireViewer(ctx.viewer), parsed, pageRequest(parsed, { limit: input.limit, page: input.page, first, after }));
+  webhookDeliveries(
+    @Ctx() ctx: Context,
+    @CurrentViewer() viewer: Viewer,
+    @ParsedPage(webhookDeliveriesInput, { input: { typeFunc: () => WebhookDeliveriesInputType } }) { input, page }: Paged<Parsed<typeof webhookDeliveriesInput>>,
+  ): Promise<PageOf<WebhookDeliveryType>> {
+    return webhooks(ctx).deliveries(viewer, input, page);
   }
 
   @Authorized()
@@ -65,37 +69,37 @@ export class WebhookResolver {
     description:
       'Registers a webhook endpoint for the caller\'s render runs; answers its signing secret (whsec_…) this once. The URL must be https and resolve to public addresses only. At most WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT (10) per account (CONFLICT past it)',
   })
-  createWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => CreateWebhookEndpointInputType) input: CreateWebhookEndpointInputType): Promise<WebhookEndpointWithSecret> {
-    return webhooks(ctx).create(requireViewer(ctx.viewer), validate(createWebhookInput, withoutNulls({ ...input })));
+  createWebhookEndpoint(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => CreateWebhookEndpointInputType, createWebhookInput) input: Parsed<typeof createWebhookInput>): Promise<WebhookEndpointWithSecret> {
+    return webhooks(ctx).create(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => WebhookEndpointType, { description: 'Changes one of the caller\'s endpoints: url, events, description, enabled (enabling clears the reason it was disabled)' })
-  updateWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => UpdateWebhookEndpointInputType) input: UpdateWebhookEndpointInputType): Promise<WebhookEndpointType> {
-    return webhooks(ctx).update(requireViewer(ctx.viewer), validate(updateWebhookInput, withoutNulls({ ...input })));
+  updateWebhookEndpoint(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => UpdateWebhookEndpointInputType, updateWebhookInput) input: Parsed<typeof updateWebhookInput>): Promise<WebhookEndpointType> {
+    return webhooks(ctx).update(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => WebhookEndpointType, { description: 'Deletes one of the caller\'s endpoints with its delivery log; answers it as it was' })
-  deleteWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointType> {
-    return webhooks(ctx).delete(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  deleteWebhookEndpoint(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => WebhookEndpointIdInputType, webhookIdInput) input: Parsed<typeof webhookIdInput>): Promise<WebhookEndpointType> {
+    return webhooks(ctx).delete(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => WebhookEndpointWithSecret, { description: 'Gives an endpoint a new signing secret, answered this once; the old one still signs each delivery beside it for 24 hours (WEBHOOK_SECRET_OVERLAP_S)' })
-  rotateWebhookSecret(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookEndpointWithSecret> {
-    return webhooks(ctx).rotateSecret(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  rotateWebhookSecret(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => WebhookEndpointIdInputType, webhookIdInput) input: Parsed<typeof webhookIdInput>): Promise<WebhookEndpointWithSecret> {
+    return webhooks(ctx).rotateSecret(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a ping event to one of the caller\'s endpoints, to test it; answers the delivery (pending), to follow in the delivery log' })
-  pingWebhookEndpoint(@Ctx() ctx: Context, @Arg('input', () => WebhookEndpointIdInputType) input: WebhookEndpointIdInputType): Promise<WebhookDeliveryType> {
-    return webhooks(ctx).ping(requireViewer(ctx.viewer), validate(webhookIdInput, withoutNulls({ ...input })));
+  pingWebhookEndpoint(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => WebhookEndpointIdInputType, webhookIdInput) input: Parsed<typeof webhookIdInput>): Promise<WebhookDeliveryType> {
+    return webhooks(ctx).ping(viewer, input);
   }
 
   @Authorized()
   @Mutation(() => WebhookDeliveryType, { description: 'Sends one of an endpoint\'s events again (the same event id in webhook-id), as a new delivery; answers it' })
-  redeliverWebhook(@Ctx() ctx: Context, @Arg('input', () => RedeliverWebhookInputType) input: RedeliverWebhookInputType): Promise<WebhookDeliveryType> {
-    return webhooks(ctx).redeliver(requireViewer(ctx.viewer), validate(redeliverInput, withoutNulls({ ...input })));
+  redeliverWebhook(@Ctx() ctx: Context, @CurrentViewer() viewer: Viewer, @ParsedInput(() => RedeliverWebhookInputType, redeliverInput) input: Parsed<typeof redeliverInput>): Promise<WebhookDeliveryType> {
+    return webhooks(ctx).redeliver(viewer, input);
   }
 }
