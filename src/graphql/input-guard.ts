@@ -5,6 +5,15 @@ import { guardInput, inputProblems } from '../common/input-guard';
 import { renameFieldPath, renameFieldWords, renameProblemFields } from '../common/names';
 
 const GUARDED = Symbol('arguments guarded');
+
+/**
+ * The root value of an operation whose variables were already guarded whole, raw, by its face
+ * (the REST router and the MCP tools through it, `inputProblems` over the path, query and body
+ * before anything parses them): its root field's arguments are made from those values only, so
+ * the root field's guard does not walk them again (it still names the field's problems). Any other
+ * field, and every operation run with another root value, is guarded as usual.
+ */
+export const INPUT_GUARDED: object = Object.freeze({});
 type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
 
 /**
@@ -53,7 +62,9 @@ function guard(inner: Guarded, fields: readonly (GraphQLArgument | GraphQLInputF
     // An operation's one `input` object is named by its members (`songs[0].name`), as its validation names them.
     const keys = Object.keys(args);
     try {
-      if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
+      if (source === INPUT_GUARDED) {
+        // Guarded before parsing (see INPUT_GUARDED).
+      } else if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
       else guardInput(args, '');
       const result = inner(source, args, context, info) as unknown;
       if (result && typeof (result as Promise<unknown>).then === 'function') return (result as Promise<unknown>).then(undefined, named);

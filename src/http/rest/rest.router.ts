@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../graphql/context';
+import { INPUT_GUARDED } from '../../graphql/input-guard';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';
 import { HttpError, toAppError, toHttpError } from './error-status';
@@ -56,7 +57,8 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
         if (!isCompiledQuery(result)) throw new Error(`${where}: ${result.errors?.[0]?.message ?? 'does not compile'}`);
         compiled = result;
       }
-      return compiled.query(undefined, context, variables);
+      // Its variables come from input the route guarded whole (execute, below): the root field does not walk them again.
+      return compiled.query(INPUT_GUARDED, context, variables);
     },
   };
 }
