@@ -10,11 +10,15 @@ import { buildPlainSchema } from './schema';
 
 const MODULES = join(__dirname, '..', 'modules');
 
-/** Every resolver file of the modules. */
+/** Every resolver file of the modules: the type-graphql resolvers, the federation references (`*.reference.ts`, `index.ts`). */
 function resolverFiles(): string[] {
   return readdirSync(MODULES, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(MODULES, d.name)).filter((f) => f.endsWith('.resolver.ts')).map((f) => join(MODULES, d.name, f)));
+    .flatMap((d) =>
+      readdirSync(join(MODULES, d.name))
+        .filter((f) => f.endsWith('.resolver.ts') || f.endsWith('.reference.ts') || f === 'index.ts')
+        .map((f) => join(MODULES, d.name, f)),
+    );
 }
 
 @ObjectType()
@@ -57,7 +61,7 @@ async function ask(field: 'gated' | 'open', id: string, who: Viewer | null) {
 }
 
 describe('the caller and the input are decided at the framework seam', () => {
-  it('no resolver body checks the caller (requireViewer) or parses (validate): the parameter decorators do', () => {
+  it('no resolver body checks the caller (requireViewer) or parses (validate): the parameter decorators (and withViewer, subscribeAs) do', () => {
     const files = resolverFiles();
     expect(files.length).toBeGreaterThan(10);
     const offenders = files.flatMap((file) =>

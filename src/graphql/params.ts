@@ -195,3 +195,12 @@ export function checkResolverParams(resolvers: readonly Function[]): void { // e
 
 /** What a parser gives a resolver (`Parsed<typeof addCatalogInput>`). */
 export type Parsed<S extends z.ZodType> = z.output<S>;
+
+/**
+ * A federation reference (`__resolveReference`) given the caller: `_entities` resolves outside
+ * type-graphql's resolvers (no authChecker, no parameters), so this is its one gate
+ * (UNAUTHENTICATED without a caller).
+ */
+export function withViewer<R, T>(resolve: (ref: R, ctx: Context, viewer: Viewer) => T): (ref: R, ctx: Context) => T {
+  return (ref, ctx) => resolve(ref, ctx, requireViewer(ctx.viewer));
+}

@@ -1,4 +1,4 @@
-import { requireViewer } from '../../auth/access';
+import { withViewer } from '../../graphql/params';
 import type { ReferenceResolvers } from '../../graphql/schema';
 import { accountService } from './account.resolver';
 
@@ -7,10 +7,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Federation: a router resolves `Organization { id }` when the caller reaches it (null otherwise, like a missing one). */
 export const accountReferences: ReferenceResolvers = {
   Organization: {
-    __resolveReference: (ref: { id?: unknown }, ctx) => {
-      const viewer = requireViewer(ctx.viewer);
-      // A malformed id names no organization: null, not a 400 for the whole batch.
-      return typeof ref.id === 'string' && UUID.test(ref.id) ? accountService(ctx).organizationReference(viewer, ref.id) : null;
-    },
+    // A malformed id names no organization: null, not a 400 for the whole batch.
+    __resolveReference: withViewer((ref: { id?: unknown }, ctx, viewer) =>
+      typeof ref.id === 'string' && UUID.test(ref.id) ? accountService(ctx).organizationReference(viewer, ref.id) : null,
+    ),
   },
 };

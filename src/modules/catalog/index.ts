@@ -1,6 +1,7 @@
-import { requireViewer } from '../../auth/access';
+import type { Viewer } from '../../auth/viewer';
 import { isUuid } from '../../common/validation';
 import type { Context } from '../../graphql/context';
+import { withViewer } from '../../graphql/params';
 import type { AppModule } from '../module';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';
 import { CANONICAL_ISRC, normalizeIsrc } from './catalog.inputs';
@@ -16,10 +17,9 @@ export { Song };
 
 /**
  * The Song an ISRC is to the caller, for other modules: as Query.song, only an ISRC held in a
- * catalog the caller reaches resolves (else null); batched per request. Without credentials UNAUTHENTICATED.
+ * catalog the caller reaches resolves (else null); batched per request.
  */
-export function reachableSong(ctx: Context, isrc: string): Promise<Song | null> {
-  const viewer = requireViewer(ctx.viewer);
+export function reachableSong(ctx: Context, viewer: Viewer, isrc: string): Promise<Song | null> {
   const canonical = normalizeIsrc(isrc);
   return CANONICAL_ISRC.test(canonical) ? catalogService(ctx).songOf(viewer, canonical) : Promise.resolve(null);
 }
@@ -34,17 +34,14 @@ export const catalogModule = {
   references: {
     /** Only a catalog the caller reaches resolves; any other is null. */
     Catalog: {
-      async __resolveReference(ref: { id: string }, ctx: Context): Promise<Catalog | null> {
-        const viewer = requireViewer(ctx.viewer);
+      __resolveReference: withViewer(async (ref: { id: string }, ctx, viewer): Promise<Catalog | null> => {
         if (!isUuid(ref.id)) return null;
         return catalogService(ctx).reachableCatalog(viewer, ref.id);
-      },
+      }),
     },
     Song: {
       // As Query.song: only an ISRC held in a catalog the caller reaches resolves; without credentials UNAUTHENTICATED.
-      __resolveReference(ref: { isrc: string }, ctx: Context): Promise<Song | null> {
-        return reachableSong(ctx, typeof ref.isrc === 'string' ? ref.isrc : '');
-      },
+      __resolveReference: withViewer((ref: { isrc: string }, ctx, viewer): Promise<Song | null> => reachableSong(ctx, viewer, typeof ref.isrc === 'string' ? ref.isrc : '')),
     },
   },
 } satisfies AppModule;

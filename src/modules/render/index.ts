@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requireViewer } from '../../auth/access';
 import type { Orm } from '../../db/orm';
-import type { Context } from '../../graphql/context';
+import { withViewer } from '../../graphql/params';
 import type { AppModule } from '../module';
 import { createRenderLoaders } from './render.loaders';
 import { RenderRun } from './render.entity';
@@ -17,7 +16,7 @@ export const renderModule = {
   operations: renderOperations,
   loaders: createRenderLoaders,
   references: {
-    RenderRun: { __resolveReference: async (ref: { id: string }, ctx: Context): Promise<RenderRunType | null> => renders(ctx).reference(requireViewer(ctx.viewer), ref.id) },
+    RenderRun: { __resolveReference: withViewer(async (ref: { id: string }, ctx, viewer): Promise<RenderRunType | null> => renders(ctx).reference(viewer, ref.id)) },
   },
 } satisfies AppModule;
 

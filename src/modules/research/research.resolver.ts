@@ -182,8 +182,8 @@ export class ResearchArtistResolver {
 @Resolver(() => ResearchTrack)
 export class ResearchTrackResolver {
   @FieldResolver(() => Song, { nullable: true, description: 'The catalog song with this ISRC, when a catalog you reach holds it; null otherwise (or without an ISRC)' })
-  song(@Root() track: ResearchTrack, @Ctx() ctx: Context): Promise<Song | null> | null {
-    return track.isrc ? reachableSong(ctx, track.isrc) : null;
+  song(@Root() track: ResearchTrack, @Ctx() ctx: Context, @CurrentViewer() viewer: Viewer): Promise<Song | null> | null {
+    return track.isrc ? reachableSong(ctx, viewer, track.isrc) : null;
   }
 
   @Extensions(PROVIDER_BATCH)
@@ -206,8 +206,8 @@ export class ResearchTrackResolver {
 @Resolver(() => ResearchPlaylist)
 export class ResearchPlaylistResolver {
   @FieldResolver(() => Song, { nullable: true, description: 'The catalog song placed on the playlist, when a catalog you reach holds its ISRC; null otherwise' })
-  song(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context): Promise<Song | null> | null {
-    return playlist.isrc ? reachableSong(ctx, playlist.isrc) : null;
+  song(@Root() playlist: ResearchPlaylist, @Ctx() ctx: Context, @CurrentViewer() viewer: Viewer): Promise<Song | null> | null {
+    return playlist.isrc ? reachableSong(ctx, viewer, playlist.isrc) : null;
   }
 
   @Extensions(PROVIDER_CALL)
