@@ -5,9 +5,9 @@ import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
 import { ViewerCache } from './auth/viewer-cache';
-import { createMailer, Mailer } from './auth/mailer';
-import { createRenderRuntime, RenderRuntime } from './modules/render';
-import { createProviders, Providers } from './providers';
+import { createMailer } from './auth/mailer';
+import { createRenderRuntime } from './modules/render';
+import { createProviders } from './providers';
 import { RateLimiter } from './auth/rate-limit';
 import { IdempotencyStore } from './http/idempotency';
 import { UsageRecorder } from './auth/usage';
@@ -15,23 +15,13 @@ import { LimitOverrides } from './auth/limit-overrides';
 import type { Prefetches } from './graphql/prefetch';
 import { createLoaders, Loaders, prefetches } from './modules';
 import { identityAccounts } from './modules/account';
+import type { RequestDeps } from './request/context';
 
-/** Long-lived collaborators, made once per process and shared by every request. */
-export interface AppDeps {
-  config: Config;
-  orm: Orm;
-  logger: Logger;
-  authenticator: Authenticator;
-  mailer: Mailer;
-  providers: Providers;
-  /** Render queue, run events (LISTEN/NOTIFY), video storage and link signer; closed by App.stop(). */
-  render: RenderRuntime;
-  /** Per-minute request budgets in PostgreSQL (shared by every instance); closed by App.stop(). */
-  rateLimiter: RateLimiter;
-  /** Usage per account, gathered in memory and flushed to PostgreSQL every few seconds (src/auth/usage.ts). */
-  usage: UsageRecorder;
-  /** Per-account limit overrides, in memory on every instance, changed everywhere at once (src/auth/limit-overrides.ts). */
-  limits: LimitOverrides;
+/**
+ * Long-lived collaborators, made once per process and shared by every request: what a request
+ * reaches (RequestDeps, declared by the request's room) and what only the faces use.
+ */
+export interface AppDeps extends RequestDeps {
   /** Idempotency-Key on POST: keys and their answers, shared by every instance (src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   /** Every module's DataLoaders, made fresh per request context. */

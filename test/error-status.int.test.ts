@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
 import { DEMO } from '../src/db/seeders/demo.data';
-import { ERROR_STATUS } from '../src/http/rest/error-status';
+import { ERROR_STATUS } from '../src/common/error-status';
 import type { ErrorCode } from '../src/common/errors';
 import { createTestApp, TestApp, withoutBudgetLeft } from './app';
 import { as } from './demo';
 import { createAccount } from './factories';
 
 /**
- * One status per error code (src/http/rest/error-status.ts) on both faces: a REST answer and a
+ * One status per error code (src/common/error-status.ts) on both faces: a REST answer and a
  * GraphQL answer without data asked for as application/graphql-response+json get the same status
  * for the same code, whatever the cause; as application/json (or with no Accept) every GraphQL
  * answer is a 200 carrying the code, as GraphQL over HTTP says (and as gateways need).

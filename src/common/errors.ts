@@ -1,6 +1,6 @@
 /**
  * The one error model. Services throw AppError with a code; the REST face maps the code to an
- * HTTP status (src/http/rest/error-status.ts), the GraphQL face carries it in extensions.code.
+ * HTTP status (src/common/error-status.ts), the GraphQL face carries it in extensions.code.
  */
 export const ERROR_CODES = [
   'BAD_USER_INPUT',

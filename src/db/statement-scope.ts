@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors';
 import type { Logger } from '../common/logger';
-import type { Orm } from './orm';
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 
 /** The statements one HTTP request has running, by the PostgreSQL backend (pid) running each. */
 interface StatementScope {
@@ -10,6 +11,9 @@ interface StatementScope {
   /** The client went away before its answer: running statements are cancelled, new ones refused. */
   gone: boolean;
 }
+
+/** The ORM (src/db/orm.ts's Orm, named here from MikroORM: orm.ts installs this module's tracking). */
+type Orm = MikroORM<PostgreSqlDriver>;
 
 const scopes = new AsyncLocalStorage<StatementScope>();
 

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import { AppError } from '../common/errors';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 /** `_service` (the router's schema read) and `_entities` (references, null where the caller reaches nothing). */
 const FEDERATION_FIELDS = new Set(['_service', '_entities']);

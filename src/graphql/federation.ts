@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { defaultFieldResolver, GraphQLFieldResolver, GraphQLSchema, isUnionType } from 'graphql';
 import { AppError, FieldProblem, invalidInput } from '../common/errors';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 /** The header a federation router sends its shared secret in (ROUTER_SECRET). */
 export const ROUTER_SECRET_HEADER = 'x-router-secret';

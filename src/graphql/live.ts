@@ -4,10 +4,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
-import { toHttpError } from '../http/rest/error-status';
+import { toHttpError } from '../common/error-status';
 import type { Credentials } from '../auth/authenticate';
 import type { StandingViewer } from '../auth/standing';
-import { createContext, headerValue } from './context';
+import { createContext, headerValue } from '../request/context';
 import { formatGraphQLError } from './apollo';
 import { clientValidationError, websocketRules } from './introspection';
 import { depthLimit } from './limits';
@@ -17,7 +17,7 @@ import { rateLimitedError } from '../auth/rate-limit';
 import { boundedAnswer } from './executor';
 import { operationRequestErrors } from './request-errors';
 import { noProviderFields, ProviderFields } from './cost';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 /**
  * Standing requests (subscriptions, and any operation) over graphql-ws and GraphQL over SSE, both

@@ -9,7 +9,7 @@ import {
   SelectionSetNode,
 } from 'graphql';
 import type { SqlCondition } from '../auth/access';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 /** One selection of a field, read ahead: its node, its argument values, and its (named) result type. */
 export interface PrefetchField {
@@ -33,6 +33,13 @@ export interface RelationPrefetch {
 
 /** Relations modules can read ahead, by `Type.field` (contributed through AppModule.prefetch). */
 export type Prefetches = Record<string, RelationPrefetch>;
+
+declare module '../request/context' {
+  interface RequestDeps {
+    /** Relations the modules read ahead inside a parent list's statement (the registry's, handed in by src/deps.ts). */
+    prefetches?: Prefetches;
+  }
+}
 
 /** The fields selected on `type` by these selection sets (fragments and inline fragments followed). */
 export function childFields(info: GraphQLResolveInfo, sets: readonly (SelectionSetNode | undefined)[], type: GraphQLObjectType): PrefetchField[] {

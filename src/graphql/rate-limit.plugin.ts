@@ -4,8 +4,8 @@ import type { AppDeps } from '../deps';
 import { AppError, findAppError } from '../common/errors';
 import { Budget, Charge, decisive, RateDecision, RateLimitExceeded, rateLimitedError, rateLimitHeaders, rateSubject, Refund } from '../auth/rate-limit';
 import type { Viewer } from '../auth/viewer';
-import { toHttpError } from '../http/rest/error-status';
-import type { Context } from './context';
+import { toHttpError } from '../common/error-status';
+import type { Context } from '../request/context';
 import { answerCost, operationCost, OperationCost, ProviderFields, settledCost } from './cost';
 
 /** Called once per refused operation, for the rate-limit rejection metric. */

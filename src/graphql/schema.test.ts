@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { graphql, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { Authorized, Field, FieldResolver, MiddlewareFn, ObjectType, Query, Resolver, Root, UseMiddleware } from 'type-graphql';
 import { buildPlainSchema } from './schema';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 const shout: MiddlewareFn = async (_data, next) => String(await next()).toUpperCase();
 

@@ -3,7 +3,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { getNamedType, GraphQLDirective, GraphQLSchema, isObjectType, lexicographicSortSchema, parse, printSchema } from 'graphql';
 import { AuthChecker, buildSchema, createResolversMap, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { requireViewer } from '../auth/access';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 import { requireRouterSecret } from './federation';
 import { createLocalPubSub } from './pubsub';
 import { guardArguments } from './input-guard';

@@ -1,5 +1,5 @@
 import { defaultFieldResolver, GraphQLFieldResolver, GraphQLSchema } from 'graphql';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 const SETTLED = Symbol('settles viewer changes');
 type Settled = GraphQLFieldResolver<unknown, Context> & { [SETTLED]?: true };

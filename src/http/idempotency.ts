@@ -8,10 +8,9 @@ import type { Orm } from '../db/orm';
 import { IdempotencyRepository } from './idempotency.repository';
 import { budgetDetails } from '../auth/rate-limit';
 import { requestEntityManager } from '../db/request-em';
-import type { AppDeps } from '../deps';
 import type { Viewer } from '../auth/viewer';
-import { headerValue } from '../graphql/context';
-import { retryAfterSeconds, toAppError, toHttpError } from './rest/error-status';
+import { headerValue, RequestDeps } from '../request/context';
+import { retryAfterSeconds, toAppError, toHttpError } from '../common/error-status';
 
 /** The request header (IETF draft "The Idempotency-Key HTTP Header Field") and the one a replay carries. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -240,12 +239,15 @@ function keepAnswer(store: IdempotencyStore, res: Response, accountId: string, k
   // A client gone before the answer changes nothing: the operation goes on, and its answer is kept when it ends.
 }
 
+/** What the /graphql gate uses of the app's collaborators (src/deps.ts's AppDeps is one). */
+export type IdempotencyDeps = Pick<RequestDeps, 'config' | 'orm' | 'logger' | 'authenticator'> & { idempotency: IdempotencyStore };
+
 /**
  * Idempotency-Key on POST /graphql: honoured for a mutation of an authenticated caller (a query, or a
  * request without credentials, goes on as if the header were absent). A refusal (400, 409, 422, 429)
  * is a GraphQL answer with that HTTP status: nothing ran.
  */
-export function graphqlIdempotency(deps: AppDeps) {
+export function graphqlIdempotency(deps: IdempotencyDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (req.method !== 'POST' || req.headers[IDEMPOTENCY_HEADER] === undefined || !mayMutate(req.body)) {
       next();

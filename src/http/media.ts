@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
-import { toHttpError } from './rest/error-status';
+import { toHttpError } from '../common/error-status';
 import { sendError } from './rest/rest.router';
 import { LocalRenderStorage } from '../jobs/storage';
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../common/errors';
-import { toHttpError } from './rest/error-status';
+import { toHttpError } from '../common/error-status';
 import { sendError } from './rest/rest.router';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Orm } from '../db/orm';

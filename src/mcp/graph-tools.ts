@@ -1,7 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import { getOperationAST, GraphQLSchema, isNamedType, parse, printSchema, printType } from 'graphql';
 import type { AppDeps } from '../deps';
-import type { Context } from '../graphql/context';
+import type { Context } from '../request/context';
 import { AppError, badInput } from '../common/errors';
 import { chargeRefusedOperation } from '../graphql/rate-limit.plugin';
 import { rateLimitedError } from '../auth/rate-limit';

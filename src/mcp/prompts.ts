@@ -1,7 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { GetPromptResult, ListPromptsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
-import type { Context } from '../graphql/context';
+import type { Context } from '../request/context';
 import { AppError, badInput } from '../common/errors';
 
 /** Templates a prompts/list page holds. */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
-import type { Context } from '../graphql/context';
+import type { Context } from '../request/context';
 import { AppError, badInput } from '../common/errors';
 import { AccessPolicy } from '../auth/access';
 import { requestEntityManager } from '../db/request-em';

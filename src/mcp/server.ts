@@ -4,10 +4,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CancelledNotificationSchema, CallToolRequestSchema, CallToolResult, ErrorCode, GetPromptRequestSchema, GetPromptResult, ListPromptsRequestSchema, ListPromptsResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../deps';
 import { AppError } from '../common/errors';
-import { Context, createContext, headerValue } from '../graphql/context';
+import { Context, createContext, headerValue } from '../request/context';
 import { rateSubject, decisive, rateLimitedError } from '../auth/rate-limit';
 import { chargeRequest } from '../http/rate-limit';
-import { toAppError, toHttpError } from '../http/rest/error-status';
+import { toAppError, toHttpError } from '../common/error-status';
 import { hasBody, isJsonMediaType } from '../http/request-errors';
 import { sendError } from '../http/rest/rest.router';
 import { cancelOnDisconnect } from '../db/statement-scope';

@@ -1,7 +1,7 @@
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import fc from 'fast-check';
 import { DocumentNode, getOperationAST, GraphQLSchema, parse, validate } from 'graphql';
-import { createContext } from '../../src/graphql/context';
+import { createContext } from '../../src/request/context';
 import { compiledExecution } from '../../src/graphql/executor';
 import { buildFederatedSchema, buildPlainSchema } from '../../src/graphql/schema';
 import { references, resolvers } from '../../src/modules';

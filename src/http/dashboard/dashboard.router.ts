@@ -2,7 +2,7 @@ import express, { Request, Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../common/errors';
-import { toHttpError } from '../rest/error-status';
+import { toHttpError } from '../../common/error-status';
 import { sendError } from '../rest/rest.router';
 import { PUBLIC_PAGE } from '../caching';
 import { Asset, packageDir } from '../docs/assets';

@@ -1,7 +1,7 @@
 import express, { Request, Response } from 'express';
 import type { OpenApiDocument } from '../rest/openapi';
 import { AppError } from '../../common/errors';
-import { toHttpError } from '../rest/error-status';
+import { toHttpError } from '../../common/error-status';
 import { sendError } from '../rest/rest.router';
 import { PUBLIC_PAGE } from '../caching';
 import { Asset, graphiqlAssets, swaggerAssets } from './assets';

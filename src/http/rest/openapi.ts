@@ -23,7 +23,7 @@ import {
 import { OpenAPI } from 'sofa-api';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors';
-import { ERROR_STATUS, ErrorBody } from './error-status';
+import { ERROR_STATUS, ErrorBody } from '../../common/error-status';
 import { restFields, routeDocument } from './documents';
 import { isPathParameter, operationField, restFieldName } from './inputs';
 import { restName } from '../../common/names';

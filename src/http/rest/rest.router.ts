@@ -4,7 +4,7 @@ import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
-import { Context, createContext, headerValue } from '../../graphql/context';
+import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';

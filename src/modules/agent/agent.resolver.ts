@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
 import { describe } from '../../common/validation';

@@ -14,3 +14,8 @@ export function createArtistLoaders(em: EntityManager) {
     ),
   };
 }
+
+// The request's loaders (src/request/context.ts) include this module's: the context names no module.
+declare module '../../request/context' {
+  interface Loaders extends ReturnType<typeof createArtistLoaders> {}
+}

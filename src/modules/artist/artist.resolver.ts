@@ -3,7 +3,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Re
 import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription } from '../../common/paging';
 import { describe, graphPageInput } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { pageItemSets, planPrefetch } from '../../graphql/prefetch';

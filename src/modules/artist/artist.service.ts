@@ -5,7 +5,7 @@ import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
 import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import { AccountKind } from '../account';
 import type { CreateArtistInput, RosterInput, SocialsByAccountInput, SocialsByIdInput, UpsertSocialInput } from './artist.inputs';
 import type { ArtistRepository } from './artist.repository';

@@ -1,5 +1,5 @@
 import { isUuid } from '../../common/validation';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { AppModule } from '../module';
 import { AccountSocial, RosterEntry, Social } from './artist.entity';
 import { createArtistLoaders } from './artist.loaders';

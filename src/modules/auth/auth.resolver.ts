@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { LIST_BOUNDS } from '../../common/bounds';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
 import { describe, limitArg, pageArg } from '../../common/validation';

@@ -105,3 +105,8 @@ export function createCatalogLoaders(em: EntityManager) {
     ),
   };
 }
+
+// The request's loaders (src/request/context.ts) include this module's: the context names no module.
+declare module '../../request/context' {
+  interface Loaders extends ReturnType<typeof createCatalogLoaders> {}
+}

@@ -5,7 +5,7 @@ import type { PageOf } from '../../graphql/common.types';
 import type { Viewer } from '../../auth/viewer';
 import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription } from '../../common/paging';
 import { describe, graphPageInput, limitArg, pageArg } from '../../common/validation';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import { CurrentViewer, Paged, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { Artist } from '../artist';
 import {

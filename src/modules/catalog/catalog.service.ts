@@ -5,7 +5,7 @@ import { AppError, forbidden, invalidInput, notFound } from '../../common/errors
 import { z } from 'zod';
 import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
 import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Artist } from '../artist';
 import {
   AddCatalogInput,

@@ -1,6 +1,6 @@
 import type { Viewer } from '../../auth/viewer';
 import { isUuid } from '../../common/validation';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import { withViewer } from '../../graphql/params';
 import type { AppModule } from '../module';
 import { AccountCatalog, Catalog as CatalogEntity, CatalogSong, CatalogSongArtist } from './catalog.entity';

@@ -36,3 +36,8 @@ export function createRenderLoaders(em: EntityManager) {
 }
 
 export type RenderLoaders = ReturnType<typeof createRenderLoaders>;
+
+// The request's loaders (src/request/context.ts) include this module's: the context names no module.
+declare module '../../request/context' {
+  interface Loaders extends ReturnType<typeof createRenderLoaders> {}
+}

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Extensions, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { maxItems } from '../../common/bounds';
 import { COMPOSITIONS } from '../../jobs/compositions';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage, subscribeAs } from '../../graphql/params';
 import { cancelRunInput, parseRenderVideo, runsInput, watchRunInput, watchRunsInput } from './render.inputs';

@@ -44,3 +44,11 @@ export function createRenderRuntime(config: Config, sessionUrl: string, logger: 
     },
   };
 }
+
+// The request reaches the render runtime (src/request/context.ts): the context names no module.
+declare module '../../request/context' {
+  interface RequestDeps {
+    /** Render queue, run events, video storage and link signer; closed by App.stop(). */
+    render: RenderRuntime;
+  }
+}

@@ -1,5 +1,5 @@
 import { Authorized, Ctx, Extensions, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, ParsedInput } from '../../graphql/params';
 import { PROVIDER_CALL } from '../../graphql/cost';

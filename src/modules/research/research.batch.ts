@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import { researchService } from './research.context';
 import type { TrackStatsInput } from './research.inputs';
 import { trackStatsAnswerKeys } from './research.service';

@@ -1,4 +1,4 @@
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import { artistService } from '../artist';
 import { ArtistResearchService } from './artist-research.service';
 import { ResearchRepository } from './research.repository';

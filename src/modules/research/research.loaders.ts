@@ -27,3 +27,8 @@ export function createResearchLoaders(em: EntityManager) {
 }
 
 export type ResearchLoaders = ReturnType<typeof createResearchLoaders>;
+
+// The request's loaders (src/request/context.ts) include this module's: the context names no module.
+declare module '../../request/context' {
+  interface Loaders extends ReturnType<typeof createResearchLoaders> {}
+}

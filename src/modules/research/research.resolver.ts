@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Authorized, Ctx, Extensions, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
 import { describe, withoutNulls } from '../../common/validation';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Parsed, ParsedArgs, ParsedInput } from '../../graphql/params';
 import { PROVIDER_BATCH, PROVIDER_CALL } from '../../graphql/cost';

@@ -23,3 +23,8 @@ export function createSessionLoaders(em: EntityManager) {
     }),
   };
 }
+
+// The request's loaders (src/request/context.ts) include this module's: the context names no module.
+declare module '../../request/context' {
+  interface Loaders extends ReturnType<typeof createSessionLoaders> {}
+}

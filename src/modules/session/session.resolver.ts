@@ -2,7 +2,7 @@ import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import type { PageOf } from '../../graphql/common.types';
 import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LIST_BOUNDS, maxItems } from '../../common/bounds';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { describe } from '../../common/validation';

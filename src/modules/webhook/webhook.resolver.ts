@@ -3,7 +3,7 @@ import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graph
 import { AFTER_DESCRIPTION, firstDescription } from '../../common/paging';
 import { describe, limitArg, pageArg } from '../../common/validation';
 import type { PageOf } from '../../graphql/common.types';
-import type { Context } from '../../graphql/context';
+import type { Context } from '../../request/context';
 import type { Viewer } from '../../auth/viewer';
 import { CurrentViewer, type Paged, type Parsed, ParsedInput, ParsedPage } from '../../graphql/params';
 import { createWebhookInput, redeliverInput, updateWebhookInput, webhookDeliveriesInput, webhookIdInput } from './webhook.inputs';

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import Negotiator from 'negotiator';
-import { AppError, ErrorCode, findAppError } from '../../common/errors';
-import { databaseTimeout, databaseUnavailable } from '../../db/unavailable';
+import { AppError, ErrorCode, findAppError } from './errors';
+import { databaseTimeout, databaseUnavailable } from '../db/unavailable';
 
 /**
  * The only table mapping error codes to HTTP statuses (decisions §1): a REST answer, and a GraphQL

@@ -1,5 +1,4 @@
-import { ERROR_CODES } from '../../common/errors';
-import { AppError } from '../../common/errors';
+import { AppError, ERROR_CODES } from './errors';
 import { ERROR_STATUS, fromAppError, graphqlAnswerStatus, graphqlMediaType, retryAfterSeconds } from './error-status';
 
 describe('graphqlMediaType: the media type /graphql answers with, negotiated as Apollo Server does', () => {
