@@ -1,5 +1,10 @@
 import js from '@eslint/js';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+import { noImportCycle } from './scripts/import-graph.mjs';
+
+const root = dirname(fileURLToPath(import.meta.url));
 
 const moduleBoundary = [
   { regex: '^(\\.\\./)+http(/|$)', message: 'Modules do not import http/: the REST edge takes what it needs from the composition root.' },
@@ -19,6 +24,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
+      // `interface Loaders extends …Loaders {}`: how a module adds its loaders to the request (declaration merging, src/request/context.ts).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       'no-console': 'off',
     },
   },
@@ -44,13 +51,32 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/{auth,common,config,db,graphql,http,jobs,mcp,providers}/**/*.ts'],
+    files: ['src/{auth,common,config,db,graphql,http,jobs,mcp,providers,request}/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/db/seeders/**', 'src/db/cli.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { regex: '^(\\.\\./)+modules(/|$)', allowTypeImports: true, message: 'Infrastructure imports modules for types only: the composition root hands it their parts at runtime.' },
       ] }],
     },
+  },
+  {
+    // The request's room (src/request/) imports no module, not the composition root (deps.ts, app.ts,
+    // main.ts) and no face (graphql, http, mcp): modules and faces add to the request by declaration
+    // merging (its Loaders, RequestDeps), so the request sits below all of them.
+    files: ['src/request/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+modules(/|$)', message: 'The request names no module (types included): a module adds its loaders to `Loaders` by declaration merging.' },
+        { regex: '^(\\.\\./)+(deps|app|main|worker)$', message: 'The request does not import the composition root: what it needs of deps is RequestDeps, declared here.' },
+        { regex: '^(\\.\\./)+(graphql|http|mcp)(/|$)', message: 'The request sits below the faces (GraphQL, REST, MCP): they import it, not the other way.' },
+      ] }],
+    },
+  },
+  {
+    // No circle of imports, type imports included (scripts/import-graph.mjs; `npm run check:cycles` runs the same graph in CI).
+    files: ['**/*.ts'],
+    plugins: { layers: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'layers/no-import-cycle': ['error', { root }] },
   },
   {
     // The dashboard's plain browser script (public/dashboard): browser globals and graphql-ws's UMD build.
