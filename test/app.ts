@@ -16,10 +16,13 @@ import { SqlCounter } from './sql-counter';
 /** The Accept header of a client that wants GraphQL over HTTP's statuses (4xx/5xx for an answer without data). */
 export const GRAPHQL_RESPONSE_JSON = { accept: 'application/graphql-response+json' } as const;
 
-/** A GraphQL answer but for the budget left in its extensions.cost, which each request spends: two answers to compare. */
+/**
+ * A GraphQL answer but for the budget left in its extensions.cost, which each request spends, and the
+ * seconds until its window refills, which the clock moves between two requests: two answers to compare.
+ */
 export const withoutBudgetLeft = (body: { extensions?: { cost?: { throttleStatus?: object } } }) =>
   body.extensions?.cost?.throttleStatus
-    ? { ...body, extensions: { ...body.extensions, cost: { ...body.extensions.cost, throttleStatus: { ...body.extensions.cost.throttleStatus, currentlyAvailable: 'spent' } } } }
+    ? { ...body, extensions: { ...body.extensions, cost: { ...body.extensions.cost, throttleStatus: { ...body.extensions.cost.throttleStatus, currentlyAvailable: 'spent', resetAfter: 'moving' } } } }
     : body;
 
 export interface TestApp {
@@ -45,19 +48,22 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Load the demo data set (default true). */
   seed?: boolean;
+  /**
+   * Every charge one statement (RATE_LIMIT_LEASE_MAX=0) instead of production's leases, where a charge
+   * takes points from a lease an earlier request took (no statement) or takes a lease (one): for a
+   * test that counts a request's statements, whose count would otherwise depend on what ran before.
+   */
+  deterministicBudgets?: boolean;
 }
 
 /** The real app on a database of its own; no port is opened until a test needs one. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   // Suites drive one demo account far harder than any client: budgets are raised unless a test sets them.
-  // Each charge is one statement (no lease), so statement counts are the same whatever ran before;
-  // the leases themselves are tested in rate-limit.int.test.ts.
-  const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_LEASE_MAX: '0' };
-  // Every GraphQL operation runs compiled (graphql-jit) from its first run, as a busy server runs its
-  // repeated ones; test/graphql-compiled.int.test.ts runs the default (graphql-js first).
-  const execution = { GRAPHQL_COMPILE_AFTER: '0' };
-  const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...execution, ...options.env });
+  // Everything else is production's defaults: charges from leases (RATE_LIMIT_LEASE_MAX), and an
+  // operation compiled by graphql-jit once its document comes back (GRAPHQL_COMPILE_AFTER).
+  const budgets = { RATE_LIMIT_PER_MINUTE: '1000000', RESEARCH_RATE_LIMIT_PER_MINUTE: '1000000', ...(options.deterministicBudgets ? { RATE_LIMIT_LEASE_MAX: '0' } : {}) };
+  const loaded = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, ROUTER_SECRET: TEST_ROUTER_SECRET, ...budgets, ...options.env });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const providerMode = await startProviderMode(loaded, logger);
   const config = providerMode.config;

@@ -44,7 +44,9 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
   let t: TestApp;
   let weigh: (query: string) => { cost: number; providerCalls: number };
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), RESEARCH_RATE_LIMIT_PER_MINUTE: '60' } });
+    // deterministicBudgets: these tests read the budget from rate_limit_counters, which with production's leases also holds
+    // the points an instance took ahead (a lease); the leases are tested in the two-instance describe below and in rate-limit.int.test.ts.
+    t = await createTestApp({ deterministicBudgets: true, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), RESEARCH_RATE_LIMIT_PER_MINUTE: '60' } });
     const schema = await buildPlainSchema({ resolvers });
     const providers = providerFieldsOf(schema);
     weigh = (query) => operationCost(schema, parse(query), undefined, undefined, providers);
@@ -170,7 +172,9 @@ describe('refunds and refusals on a small budget (RATE_LIMIT_PER_MINUTE 300)', (
   const LIMIT = 300;
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    // deterministicBudgets: these tests read the budget from rate_limit_counters, which with production's leases also holds
+    // the points an instance took ahead (a lease); the leases are tested in the two-instance describe below and in rate-limit.int.test.ts.
+    t = await createTestApp({ deterministicBudgets: true, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
   });
   afterAll(async () => {
     await t.close();
@@ -291,7 +295,9 @@ describe('refunds under concurrency on two instances (RATE_LIMIT_PER_MINUTE 300,
 describe('research points settled on the provider calls made (PROVIDERS=sandbox)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { PROVIDERS: 'sandbox', PROVIDER_RETRIES: '0', RATE_LIMIT_PER_MINUTE: '600', RESEARCH_RATE_LIMIT_PER_MINUTE: '60' } });
+    // deterministicBudgets: these tests read the budget from rate_limit_counters, which with production's leases also holds
+    // the points an instance took ahead (a lease); the leases are tested above and in rate-limit.int.test.ts.
+    t = await createTestApp({ deterministicBudgets: true, env: { PROVIDERS: 'sandbox', PROVIDER_RETRIES: '0', RATE_LIMIT_PER_MINUTE: '600', RESEARCH_RATE_LIMIT_PER_MINUTE: '60' } });
   });
   afterAll(async () => {
     await t.close();

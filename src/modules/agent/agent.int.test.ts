@@ -21,7 +21,9 @@ const newTemplate = (title: string, extra: Record<string, unknown> = {}) => ({
 describe('agent templates (real PostgreSQL)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // deterministicBudgets: every charge is its statement, so a request's statement count is the same whatever ran before (production's leases take a lease with a
+    // statement now and then, and charge from it with none in between).
+    t = await createTestApp({ deterministicBudgets: true });
   });
   afterAll(async () => {
     await t.close();

@@ -36,7 +36,11 @@ describe('research composed across the graph', () => {
   const searches = () => intel.server.requests.filter((r) => r.path === '/api/search').length;
 
   beforeAll(async () => {
+    // deterministicBudgets: every charge is its statement, so the statements counted are the same whatever ran before,
+    // and the budget a test writes into rate_limit_counters is the one charged (production's leases take points ahead
+    // with a statement now and then, and charge from them in memory in between).
     t = await createTestApp({
+      deterministicBudgets: true,
       env: {
         PROVIDERS: 'sandbox',
         PROVIDER_TIMEOUT_MS: '2000',
@@ -94,7 +98,7 @@ describe('research composed across the graph', () => {
     // Credentials and budget (3), roster, reach, catalogs, songs (5), stored answers (1), the batch's research charge (1),
     // write (1): none per song. The charge is new with batching: the batch pays for its upstream calls as it makes them.
     // Then the settlement gives back what the upper bound charged and the answer did not read (a statement with
-    // RATE_LIMIT_LEASE_MAX=0, as tests run; none from a lease).
+    // RATE_LIMIT_LEASE_MAX=0, as this file runs; none from a lease).
     expect(statements.filter((sql) => /rate_limit_counters/.test(sql))).toHaveLength(3);
     expect(statements.length).toBeLessThanOrEqual(12);
     // 49 upstream calls (the failing one included), each one research point; the stored song none.

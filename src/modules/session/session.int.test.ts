@@ -16,7 +16,9 @@ describe('sessions and chats (real PostgreSQL)', () => {
   let pitchChat: string;
   const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: { DEFAULT_MODEL_ID: 'studio-model-7' } });
+    // deterministicBudgets: every charge is its statement, so a request's statement count is the same whatever ran before (production's leases take a lease with a
+    // statement now and then, and charge from it with none in between).
+    t = await createTestApp({ seed: false, deterministicBudgets: true, env: { DEFAULT_MODEL_ID: 'studio-model-7' } });
     owner = await createAccount(t.orm);
     const label = await createOrganization(t.orm, 'Label', [owner.account.id]);
     const admins = await createOrganization(t.orm, 'Admins', [], t.config.auth.adminOrgId);
