@@ -19,8 +19,8 @@ async function readOperations(app: TestApp): Promise<{ compiled: number; interpr
 /**
  * Apollo runs an operation on graphql-js until its document comes back GRAPHQL_COMPILE_AFTER
  * times (1 by default), then compiled by graphql-jit (src/graphql/executor.ts). A client cannot
- * tell which: the same answers, errors and statuses either way. The rest of the suite runs with
- * GRAPHQL_COMPILE_AFTER=0 (every operation compiled); this file runs the default.
+ * tell which: the same answers, errors and statuses either way. The whole suite runs the default,
+ * as production does; this file checks the two runs of one document against each other.
  */
 describe('GraphQL operations compiled once their document comes back', () => {
   let t: TestApp;
