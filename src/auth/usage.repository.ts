@@ -1,5 +1,16 @@
 import type { Orm } from '../db/orm';
-import type { UsageCounts } from './usage';
+
+/** What an account's usage record counts per hour (docs/api/usage.md). */
+export interface UsageCounts {
+  /** Request points taken from the per-minute budget (refunds given back). */
+  requestPoints: number;
+  /** Research points taken from the research budget (refunds given back). */
+  researchPoints: number;
+  /** Upstream provider calls made for the account's requests. */
+  providerCalls: number;
+  /** Research answers served from stored data, with no provider call. */
+  storedAnswers: number;
+}
 
 /** The counted figures, in the order of their columns. */
 export const USAGE_FIELDS: (keyof UsageCounts)[] = ['requestPoints', 'researchPoints', 'providerCalls', 'storedAnswers'];

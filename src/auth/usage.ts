@@ -1,18 +1,8 @@
 import type { Logger } from '../common/logger';
 import type { Orm } from '../db/orm';
-import { addUsage, USAGE_FIELDS } from './usage.repository';
+import { addUsage, USAGE_FIELDS, type UsageCounts } from './usage.repository';
 
-/** What an account's usage record counts per hour (docs/api/usage.md). */
-export interface UsageCounts {
-  /** Request points taken from the per-minute budget (refunds given back). */
-  requestPoints: number;
-  /** Research points taken from the research budget (refunds given back). */
-  researchPoints: number;
-  /** Upstream provider calls made for the account's requests. */
-  providerCalls: number;
-  /** Research answers served from stored data, with no provider call. */
-  storedAnswers: number;
-}
+export type { UsageCounts } from './usage.repository';
 
 /** Account-hours one flush writes at most; a bigger backlog goes in the next statements of the same flush. */
 const FLUSH_BATCH = 500;
