@@ -4,7 +4,7 @@ import { graphql } from 'graphql';
 import { Authorized, Ctx, Field, ID, ObjectType, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import type { Viewer } from '../auth/viewer';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 import { checkResolverParams, CurrentViewer, ParsedArg } from './params';
 import { buildPlainSchema } from './schema';
 

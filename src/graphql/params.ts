@@ -6,7 +6,7 @@ import type { Viewer } from '../auth/viewer';
 import { pageRequest, PageRequest } from '../common/paging';
 import { restName } from '../common/names';
 import { validate, withoutNulls } from '../common/validation';
-import type { Context } from './context';
+import type { Context } from '../request/context';
 
 /**
  * The framework seam between a GraphQL field and its resolver: parameter decorators (type-graphql's

@@ -8,7 +8,7 @@ import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';
-import { HttpError, toAppError, toHttpError } from './error-status';
+import { HttpError, toAppError, toHttpError } from '../../common/error-status';
 import { renameFieldPath, renameFieldWords, renameProblemFields, restName } from '../../common/names';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
 import { afterBody, limitBytes, payloadTooLarge } from '../body';
