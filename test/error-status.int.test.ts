@@ -19,10 +19,7 @@ import { createAccount } from './factories';
 describe('HTTP statuses of error codes, REST and GraphQL alike', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // deterministicBudgets: an operation refused for missing credentials (credentialsRequired) is answered while its
-    // charge may still be on its way; from a lease the charge is done first and the answer carries extensions.cost,
-    // with a statement it is not, so the same request's answer would depend on the lease's state.
-    t = await createTestApp({ deterministicBudgets: true });
+    t = await createTestApp();
   });
   afterAll(async () => {
     await t.close();

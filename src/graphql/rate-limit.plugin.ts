@@ -1,4 +1,4 @@
-import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
 import { AppError, findAppError } from '../common/errors';
@@ -210,6 +210,36 @@ export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, o
       let charge: OperationCharge | undefined;
       // What extensions.cost says when the operation did not run (a refusal, a dry run).
       let cost: CostExtension | undefined;
+      // The charge, once the operation is resolved. Apollo runs every plugin's didResolveOperation at once
+      // and answers on the first refusal (credentialsRequired's, say) without waiting for the others, so
+      // willSendResponse waits for this before it settles or reports the charge.
+      const resolveCharge = async ({ contextValue, document, request, response, schema }: GraphQLRequestContextDidResolveOperation<Context>): Promise<void> => {
+        const headers = response.http.headers;
+        const op = { schema, document, operationName: request.operationName, variables: request.variables };
+        const weighed = operationCost(schema, document, request.operationName, request.variables, providerFields);
+        if (isDryRun(request.extensions)) {
+          // Weighed, never run: 1 point, whatever it weighs (so asking is never an amplification).
+          const decision = await chargeRefusedOperation(deps, contextValue, onLimited);
+          setHeaders(headers, decision);
+          cost = costExtension(weighed.cost, 1, decision, { dryRun: true, maximumQueryCost: deps.config.requestLimits.graphqlMaxCost });
+          if (decision && !decision.allowed) throw requestError(rateLimitedError(decision), headers);
+          return;
+        }
+        try {
+          charge = await chargeOperation(deps, contextValue, op, providerFields, onLimited, weighed);
+          setHeaders(headers, charge.decision);
+        } catch (error) {
+          const appError = findAppError(error);
+          if (!appError) throw error;
+          // Refused past GRAPHQL_MAX_COST: 1 point. Refused past a budget: the points asked for count
+          // against the window, as every refused charge does.
+          const taken = weighed.cost > deps.config.requestLimits.graphqlMaxCost ? 1 : weighed.cost;
+          const budget = appError instanceof RateLimitExceeded && appError.decision.budget === 'api' ? appError.decision : undefined;
+          cost = costExtension(weighed.cost, taken, budget);
+          throw requestError(appError, headers);
+        }
+      };
+      let resolving: Promise<void> | undefined;
       return {
         async didEncounterErrors() {
           // Apollo awaits this hook, unlike parsingDidEnd.
@@ -219,32 +249,10 @@ export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, o
           setHeaders(response.http.headers, decision);
           cost = costExtension(null, 1, decision?.budget === 'api' ? decision : undefined);
         },
-        async didResolveOperation({ contextValue, document, request, response, schema }) {
-          const headers = response.http.headers;
+        didResolveOperation(requestContext) {
           charged = true;
-          const op = { schema, document, operationName: request.operationName, variables: request.variables };
-          const weighed = operationCost(schema, document, request.operationName, request.variables, providerFields);
-          if (isDryRun(request.extensions)) {
-            // Weighed, never run: 1 point, whatever it weighs (so asking is never an amplification).
-            const decision = await chargeRefusedOperation(deps, contextValue, onLimited);
-            setHeaders(headers, decision);
-            cost = costExtension(weighed.cost, 1, decision, { dryRun: true, maximumQueryCost: deps.config.requestLimits.graphqlMaxCost });
-            if (decision && !decision.allowed) throw requestError(rateLimitedError(decision), headers);
-            return;
-          }
-          try {
-            charge = await chargeOperation(deps, contextValue, op, providerFields, onLimited, weighed);
-            setHeaders(headers, charge.decision);
-          } catch (error) {
-            const appError = findAppError(error);
-            if (!appError) throw error;
-            // Refused past GRAPHQL_MAX_COST: 1 point. Refused past a budget: the points asked for count
-            // against the window, as every refused charge does.
-            const taken = weighed.cost > deps.config.requestLimits.graphqlMaxCost ? 1 : weighed.cost;
-            const budget = appError instanceof RateLimitExceeded && appError.decision.budget === 'api' ? appError.decision : undefined;
-            cost = costExtension(weighed.cost, taken, budget);
-            throw requestError(appError, headers);
-          }
+          resolving = resolveCharge(requestContext);
+          return resolving;
         },
         async responseForOperation() {
           // A dry run's answer: its weight (willSendResponse adds it), no data, nothing run.
@@ -255,6 +263,8 @@ export function rateLimitPlugin(deps: AppDeps, providerFields: ProviderFields, o
           executed = true;
         },
         async willSendResponse({ response, document, request, schema }) {
+          // A refusal from another plugin may have answered while the charge was still being made.
+          await resolving?.catch(() => undefined);
           let extension = cost;
           if (charge) {
             const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
