@@ -25,8 +25,14 @@ const ROOT = path.join(__dirname, '..');
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'dist');
 const STAMP = path.join(OUT, '.dev-build.json');
-/** The folders `tsc -p tsconfig.build.json` compiles; the SDK (sdk/) and CLI (cli/) are packages built by `npm run build`. */
-const SOURCES = ['src', 'migrations'];
+/**
+ * The folders `tsc -p tsconfig.build.json` compiles; with the default dir also the SDK and CLI
+ * packages into their own dist/ (CommonJS only, what `npx mas` in the repository runs; their full
+ * build with types and ES modules is `npm run build:packages`, and `npm pack` runs it).
+ */
+const PACKAGES = { 'sdk/src': 'sdk/dist/cjs', 'cli/src': 'cli/dist' };
+const SOURCES = ['src', 'migrations', ...(outArg > 0 ? [] : Object.keys(PACKAGES))];
+const CLI = 'cli/src/main.ts';
 
 function swcOptions() {
   const swcrc = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
@@ -57,7 +63,11 @@ function sources() {
   return found.sort();
 }
 
-const outputOf = (rel) => path.join(OUT, rel.replace(/\.ts$/, '.js'));
+const outputOf = (rel) => {
+  const js = rel.replace(/\.ts$/, '.js');
+  const pkg = Object.keys(PACKAGES).find((dir) => js.startsWith(`${dir}/`));
+  return pkg ? path.join(ROOT, PACKAGES[pkg], js.slice(pkg.length + 1)) : path.join(OUT, js);
+};
 
 function readStamp() {
   try {
@@ -125,6 +135,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
+  if (SOURCES.includes('cli/src') && fs.existsSync(outputOf(CLI))) fs.chmodSync(outputOf(CLI), 0o755);
   fs.writeFileSync(STAMP, JSON.stringify({ key, files }));
   if (!quiet) {
     const what = changed.length === Object.keys(files).length ? `all ${changed.length} files` : `${changed.length} changed file(s)`;

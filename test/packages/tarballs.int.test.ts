@@ -162,7 +162,7 @@ console.log(JSON.stringify(data));
     const cjs = await run(process.execPath, ['-e', `const { MasClient } = require('@mas/sdk');
 new MasClient({ url: process.env.MAS_URL, apiKey: process.env.MAS_API_KEY }).compositions().then((all) => console.log(all.map((c) => c.id).join(',')));`], project, env);
     expect(cjs.stderr).toBe('');
-    expect(cjs.stdout.split(',')).toContain('title-card');
+    expect(cjs.stdout.trim().split(',')).toContain('title-card');
   });
 
   it('runs the installed mas: --version, and a query against the service', async () => {
