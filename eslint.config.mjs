@@ -16,7 +16,7 @@ const moduleNotRegistry = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', '.fedcompat/', 'coverage/', 'test/generated/', 'sdk/dist/'] },
+  { ignores: ['dist/', 'node_modules/', '.data/', '.fedcompat/', 'coverage/', 'test/generated/', 'sdk/dist/', 'cli/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

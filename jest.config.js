@@ -8,6 +8,12 @@ const common = {
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata', '<rootDir>/test/isolate-globals.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    // The SDK and CLI packages run from their sources here: @mas/sdk is sdk/src, and the SDK's
+    // ESM-style relative imports (./mas.client.js) name the .ts beside them.
+    '^@mas/sdk$': '<rootDir>/sdk/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
 };
 
 module.exports = {

@@ -3,7 +3,7 @@
  * The build behind `npm start`, `npm run worker`, `db:migrate`, `db:seed` and `schema:emit`:
  * transpiles what changed with swc, the transform the test suite runs (@swc/jest, .swcrc: legacy
  * decorators with their metadata), into the files `tsc -p tsconfig.build.json` writes (dist/src,
- * dist/migrations, dist/sdk/src: CommonJS, a source map beside each file). It does not type-check:
+ * dist/migrations: CommonJS, a source map beside each file; the SDK and CLI packages build on their own). It does not type-check:
  * `npm run typecheck` and CI do; `npm run build` is the full tsc build (the Docker image's).
  *
  *   node scripts/dev-build.js [--force] [--quiet] [--out <dir>]   (default dir: dist)
@@ -25,9 +25,14 @@ const ROOT = path.join(__dirname, '..');
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'dist');
 const STAMP = path.join(OUT, '.dev-build.json');
-/** The folders `tsc -p tsconfig.build.json` compiles (src, migrations) and the SDK sources the CLI imports. */
-const SOURCES = ['src', 'migrations', 'sdk/src'];
-const CLI = 'src/cli/main.ts';
+/**
+ * The folders `tsc -p tsconfig.build.json` compiles; with the default dir also the SDK and CLI
+ * packages into their own dist/ (CommonJS only, what `npx mas` in the repository runs; their full
+ * build with types and ES modules is `npm run build:packages`, and `npm pack` runs it).
+ */
+const PACKAGES = { 'sdk/src': 'sdk/dist/cjs', 'cli/src': 'cli/dist' };
+const SOURCES = ['src', 'migrations', ...(outArg > 0 ? [] : Object.keys(PACKAGES))];
+const CLI = 'cli/src/main.ts';
 
 function swcOptions() {
   const swcrc = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
@@ -58,7 +63,11 @@ function sources() {
   return found.sort();
 }
 
-const outputOf = (rel) => path.join(OUT, rel.replace(/\.ts$/, '.js'));
+const outputOf = (rel) => {
+  const js = rel.replace(/\.ts$/, '.js');
+  const pkg = Object.keys(PACKAGES).find((dir) => js.startsWith(`${dir}/`));
+  return pkg ? path.join(ROOT, PACKAGES[pkg], js.slice(pkg.length + 1)) : path.join(OUT, js);
+};
 
 function readStamp() {
   try {
@@ -126,7 +135,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  if (fs.existsSync(outputOf(CLI))) fs.chmodSync(outputOf(CLI), 0o755);
+  if (SOURCES.includes('cli/src') && fs.existsSync(outputOf(CLI))) fs.chmodSync(outputOf(CLI), 0o755);
   fs.writeFileSync(STAMP, JSON.stringify({ key, files }));
   if (!quiet) {
     const what = changed.length === Object.keys(files).length ? `all ${changed.length} files` : `${changed.length} changed file(s)`;

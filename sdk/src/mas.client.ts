@@ -6,8 +6,8 @@ import {
   ApiKeysDocument, CancelRunDocument, CompositionsDocument, CreateApiKeyDocument, RenderRunDocument, RenderRunFieldsFragment, RenderRunsDocument,
   RenderVideoDocument, RenderVideoInput, RevokeApiKeyDocument, RunsDocument, SignupAgentDocument, TrackStatsDocument,
   RunStatus, TrackStatsInput, VerifyAgentDocument,
-} from './generated';
-import { MasError, MasFieldProblem, statusOfCode } from './mas.error';
+} from './generated.js';
+import { MasError, MasFieldProblem, statusOfCode } from './mas.error.js';
 
 export interface MasClientOptions {
   /** Base URL of the service, e.g. https://api.example.com (no trailing /graphql). */

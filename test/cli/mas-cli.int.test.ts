@@ -10,14 +10,32 @@ import { probe, renderEnv, startWorker } from '../support/render';
 import type { RenderWorker } from '../../src/modules/render/render.worker';
 import type { MailMessage } from '../../src/auth/mailer';
 import { freePort, listen } from '../sdk/listen';
+import { MasClient } from '../../sdk/src';
 
 const root = join(__dirname, '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+const bin = join(root, 'cli', 'dist', 'main.js');
 
 interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** Runs the built binary as a user would, in `home` with its own config directory; `input` is written to its stdin (else stdin is closed). */
+function runMas(home: string, url: string, args: string[], env: Record<string, string> = {}, input = ''): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), MAS_URL: url, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
 }
 
 describe('mas, the built CLI binary, against the running service (real PostgreSQL)', () => {
@@ -27,20 +45,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
   let home: string;
   const sent: MailMessage[] = [];
 
-  /** Runs the built binary as a user would, with its own config directory. */
-  const mas = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], {
-        cwd: home,
-        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), MAS_URL: url, ...env },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const mas = (args: string[], env: Record<string, string> = {}, input = ''): Promise<Ran> => runMas(home, url, args, env, input);
 
   beforeAll(async () => {
     // The issue asks for the built binary: build it once, as `npm run build` does.
@@ -107,7 +112,7 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
   });
 
   it('answers --help on every command and tells usage, auth, input and server errors apart by exit code', async () => {
-    for (const command of ['signup', 'verify', 'keys', 'render', 'runs', 'research', 'query']) {
+    for (const command of ['signup', 'verify', 'keys', 'render', 'runs', 'research', 'query', 'compositions']) {
       const help = await mas([command, '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(`Usage: mas ${command}`);
@@ -124,6 +129,73 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
     expect((await mas(['keys', 'list'], { ...nora, MAS_URL: 'http://127.0.0.1:1' })).code).toBe(5);
   });
 
+  it('suggests the command or flag a typo meant, and prints its version', async () => {
+    const typo = await mas(['rendr', 'title-card']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('did you mean mas render?');
+    const flag = await mas(['render', 'title-card', '--prpos', 'p.json']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('unknown option --prpos (did you mean --props?)');
+    const far = await mas(['xyzzy']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).not.toContain('did you mean');
+    const json = await mas(['compostions', '--json']);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'USAGE', message: expect.stringContaining('did you mean mas compositions?') });
+    const version = await mas(['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(join(root, 'cli', 'package.json'), 'utf8')).version}\n` });
+  });
+
+  it('lists the compositions with their props, and renders with inline --prop values over a --props file', async () => {
+    const nora = { MAS_API_KEY: as.nora['x-api-key'] };
+    const listed = await mas(['compositions', '--json']);
+    expect(listed.code).toBe(0);
+    const compositions = JSON.parse(listed.stdout).compositions as { id: string; props: { properties: Record<string, unknown> }; example: Record<string, unknown> }[];
+    const titleCard = compositions.find((c) => c.id === 'title-card');
+    expect(titleCard?.props.properties).toHaveProperty('title');
+    const human = await mas(['compositions']);
+    expect(human.stdout).toMatch(/^title-card {2}.+\n {2}props: .*title/m);
+    expect(human.stdout).toContain('example: mas render title-card --prop');
+    const one = await mas(['compositions', 'title-card', '--json']);
+    expect(JSON.parse(one.stdout).composition.id).toBe('title-card');
+    const missing = await mas(['compositions', 'title-crad']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('did you mean title-card?');
+
+    // The file's title loses to --prop; its other props stay; a JSON value arrives typed.
+    writeFileSync(join(home, 'base.json'), JSON.stringify({ title: 'from the file', subtitle: 'kept' }));
+    const started = await mas(['render', 'title-card', '--props', 'base.json', '--prop', 'title=Inline title', '--prop', 'accentColor=#00FF00', '--width', '16', '--height', '16', '--frames', '1', '--json'], nora);
+    expect(started.code).toBe(0);
+    const runId = JSON.parse(started.stdout).run.id as string;
+    const [stored] = await t.orm.em.getConnection().execute<{ payload: string }[]>('select payload::text as payload from render_runs where id = ?', [runId]);
+    expect(stored.payload).toContain('"title": "Inline title"');
+    expect(stored.payload).toContain('"subtitle": "kept"');
+    expect(stored.payload).toContain('"accentColor": "#00FF00"');
+    // 42 is sent as a number, which the composition refuses for a text field, naming it.
+    const typed = await mas(['render', 'title-card', '--prop', 'title=x', '--prop', 'subtitle=42', '--json'], nora);
+    expect(typed.code).toBe(4);
+    expect(JSON.stringify(JSON.parse(typed.stdout).error)).toContain('subtitle');
+    const bad = await mas(['render', 'title-card', '--prop', 'no-equals-sign'], nora);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--prop takes key=value');
+  });
+
+  it('runs a query given inline or on stdin, with --var values', async () => {
+    const nora = { MAS_API_KEY: as.nora['x-api-key'] };
+    const inline = await mas(['query', 'query Mine($limit: Int) { runs(input: { limit: $limit }) { items { id } } }', '--var', 'limit=1', '--json'], nora);
+    expect(inline.code).toBe(0);
+    expect(JSON.parse(inline.stdout).runs.items.length).toBeLessThanOrEqual(1);
+    const piped = await mas(['query', '--variables', '{"limit": 1}', '--json'], nora, 'query Mine($limit: Int) { runs(input: { limit: $limit }) { items { id } } }');
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toEqual(JSON.parse(inline.stdout));
+    const dash = await mas(['query', '-'], nora, '{ compositions { id } }');
+    expect(dash.code).toBe(0);
+    expect(JSON.parse(dash.stdout).compositions).toEqual(expect.arrayContaining([{ id: 'title-card' }]));
+    expect((await mas(['query'], nora, '')).code).toBe(2);
+    const invalid = await mas(['query', '{ nope }', '--json'], nora);
+    expect(invalid.code).toBe(4);
+    expect(JSON.parse(invalid.stdout).error.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('runs a GraphQL file with variables, and research track-stats', async () => {
     const nora = { MAS_API_KEY: as.nora['x-api-key'] };
     writeFileSync(join(home, 'runs.graphql'), 'query Mine($limit: Int) { runs(input: { limit: $limit }) { items { id status } } }');
@@ -135,5 +207,40 @@ describe('mas, the built CLI binary, against the running service (real PostgreSQ
     const stats = await mas(['research', 'track-stats', '--isrc', 'GBNWR2400001', '--source', 'platform_a', '--json'], nora);
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.stdout)).toMatchObject({ result: expect.any(String), stats: expect.any(Array) });
+  });
+});
+
+describe('mas runs --watch over the per-account websocket cap (real PostgreSQL)', () => {
+  let t: TestApp;
+  let url: string;
+  let home: string;
+  const sam = as.sam['x-api-key'];
+  beforeAll(async () => {
+    t = await createTestApp({ env: renderEnv({ GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '2' }) });
+    url = await listen(t);
+    home = mkdtempSync(join(tmpdir(), 'mas-cli-cap-'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('exits 4 with RATE_LIMITED (the service closes with 4029) instead of retrying into a network error', async () => {
+    // No worker: the run stays QUEUED and every watcher keeps its connection open.
+    const owner = new MasClient({ url, apiKey: sam });
+    const started = await owner.render({ compositionId: 'title-card', inputProps: { title: 'cap' }, width: 8, height: 8, durationInFrames: 1 });
+    const clients = Array.from({ length: t.config.requestLimits.wsMaxConnectionsPerAccount }, () => new MasClient({ url, apiKey: sam }));
+    const watchers = clients.map((c) => c.watchRun(started.id));
+    try {
+      for (const watcher of watchers) expect((await watcher.next()).value).toMatchObject({ id: started.id, status: 'QUEUED' });
+      const capped = await runMas(home, url, ['runs', '--run-id', started.id, '--watch'], { MAS_API_KEY: sam });
+      expect(capped.code).toBe(4);
+      expect(capped.stderr).toMatch(/RATE_LIMITED: websocket closed \(4029/);
+      const json = await runMas(home, url, ['runs', '--run-id', started.id, '--watch', '--json'], { MAS_API_KEY: sam });
+      expect(json.code).toBe(4);
+      expect(JSON.parse(json.stdout).error.code).toBe('RATE_LIMITED');
+    } finally {
+      for (const watcher of watchers) await watcher.return(undefined);
+      for (const c of [owner, ...clients]) await c.close();
+    }
   });
 });

@@ -26,7 +26,7 @@ describe('mas mcp: MCP over stdio forwarding to the service (the SDK stdio clien
   const spawnMcp = (env: Record<string, string>) =>
     new StdioClientTransport({
       command: process.execPath,
-      args: ['-r', join(root, 'test', 'support', 'swc-register.js'), join(root, 'src', 'cli', 'main.ts'), 'mcp'],
+      args: ['-r', join(root, 'test', 'support', 'swc-register.js'), join(root, 'cli', 'src', 'main.ts'), 'mcp'],
       env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), MAS_URL: url, ...env },
       cwd: root,
       stderr: 'pipe',

@@ -4,14 +4,14 @@ import { join, relative } from 'node:path';
 /** The repository's root. */
 export const ROOT = join(__dirname, '..', '..');
 
-/** The documentation a user reads: README.md, every page under docs/, the benchmark's README and results. */
+/** The documentation a user reads: README.md, every page under docs/, the benchmark's README and results, the SDK's and the CLI's READMEs. */
 export function docFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
       return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [path] : [];
     });
-  return [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs')), ...walk(join(ROOT, 'bench'))].map((p) => relative(ROOT, p)).sort((a, b) => (a === 'README.md' ? -1 : b === 'README.md' ? 1 : a.localeCompare(b)));
+  return [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs')), ...walk(join(ROOT, 'bench')), join(ROOT, 'sdk', 'README.md'), join(ROOT, 'cli', 'README.md')].map((p) => relative(ROOT, p)).sort((a, b) => (a === 'README.md' ? -1 : b === 'README.md' ? 1 : a.localeCompare(b)));
 }
 
 /** One directive of a `<!-- snippet: … -->` comment right before a fenced block. */

@@ -18,7 +18,8 @@ import { Block, blocks, docFiles, ROOT } from './markdown';
  * GraphQL errors (unless `expect errors`). GraphQL blocks are posted to /graphql as Nora (with the
  * `variables` directive's variables); subscriptions are validated against the emitted schema.
  * JavaScript and TypeScript blocks run in a child node process (jiti, a devDependency for this test:
- * TypeScript and top-level await on every supported Node), with `@mas/sdk` resolving to sdk/src.
+ * TypeScript and top-level await on every supported Node), with `@mas/sdk` resolving to sdk/src;
+ * shell blocks may run `mas`, the CLI from cli/src.
  */
 
 /** Commands a test cannot run: they install, start a second service, need Docker, or run for minutes. */
@@ -122,6 +123,15 @@ exit $rc
 `,
     );
     chmodSync(join(shims, 'curl'), 0o755);
+    // mas, as the CLI's README runs it: the CLI from its sources (no build needed), each run recorded.
+    writeFileSync(
+      join(shims, 'mas'),
+      `#!/bin/bash
+printf '%s\\n' "$*" >> "$SNIPPET_MAS"
+exec "${process.execPath}" -r "${join(ROOT, 'test', 'support', 'swc-register.js')}" "${join(ROOT, 'cli', 'src', 'main.ts')}" "$@"
+`,
+    );
+    chmodSync(join(shims, 'mas'), 0o755);
     writeFileSync(
       join(work, 'run-script.mjs'),
       `import { existsSync } from 'node:fs';
@@ -199,17 +209,21 @@ process.exit(0);
       }
 
       const calls = join(work, `calls-${counter}`);
+      const masRuns = join(work, `mas-${counter}`);
       writeFileSync(calls, '');
+      writeFileSync(masRuns, '');
       const out = await run('bash', ['-e', '-o', 'pipefail', '-c', localize(block.code, base)], {
         cwd: work,
-        env: { ...process.env, PATH: `${join(work, 'bin')}:${process.env.PATH}`, SNIPPET_WORK: work, SNIPPET_CALLS: calls },
+        env: { ...process.env, PATH: `${join(work, 'bin')}:${process.env.PATH}`, SNIPPET_WORK: work, SNIPPET_CALLS: calls, SNIPPET_MAS: masRuns },
       });
       expect({ where, code: out.code, stderr: out.code ? out.stderr : '' }).toEqual({ where, code: 0, stderr: '' });
       const answers = readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
         const [status, body] = line.split(' ', 2);
         return { status: Number(status), body: readFileSync(body, 'utf8') };
       });
-      expect({ where, requests: answers.length > 0 }).toEqual({ where, requests: true });
+      // A block talks to the service: with curl, or with the CLI (whose failures fail the block by its exit code).
+      const clis = readFileSync(masRuns, 'utf8').trim();
+      expect({ where, requests: answers.length > 0 || clis.length > 0 }).toEqual({ where, requests: true });
       const allowed = block.directives.expectStatuses ?? [];
       for (const answer of answers) {
         const ok = (answer.status >= 200 && answer.status < 400) || allowed.includes(answer.status);

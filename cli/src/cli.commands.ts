@@ -1,15 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs, ParseArgsConfig } from 'node:util';
-import { MasClient, MasError, RenderRun } from '../../sdk/src';
+import { MasClient, MasError, RenderRun } from '@mas/sdk';
+import { mergePairs, parseValue, suggestion } from './cli.args';
 import { CliConfig, configPath, readConfig, writeConfig } from './cli.config';
 import { serveMcpOverStdio } from './cli.mcp';
 import { Progress, RenderFailedError, UsageError } from './cli.output';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** What every command reads: parsed flags, the config, a client, and where to print. */
 export interface CommandContext {
-  values: Record<string, string | boolean | undefined>;
+  values: Values;
   positionals: string[];
   json: boolean;
   env: NodeJS.ProcessEnv;
@@ -40,7 +42,7 @@ const GLOBAL_OPTIONS: Options = {
 const GLOBAL_HELP = `Global options:
   --json         print one JSON document on stdout (errors too: {"error":{code,message}})
   --url <url>    service base URL (else MAS_URL, the config file, http://localhost:4000)
-  -h, --help     this help
+  -h, --help     this help (mas --version: the version)
 Credentials: MAS_API_KEY, else the key \`mas signup\`/\`mas verify\` saved in $XDG_CONFIG_HOME/mas/config.json.
 Exit codes: 0 ok, 2 usage, 3 auth (401/403), 4 bad input or not found (4xx), 5 server or network, 6 render failed.`;
 
@@ -54,6 +56,47 @@ function intOption(ctx: CommandContext, name: string): number | undefined {
 function stringOption(ctx: CommandContext, name: string): string | undefined {
   const raw = ctx.values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/** Every value of a repeatable option, in the order given. */
+function listOption(ctx: CommandContext, name: string): string[] {
+  const raw = ctx.values[name];
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+}
+
+/** A JSON object given inline (text starting with `{`) or as a file. */
+async function jsonObjectArgument(text: string, what: string): Promise<Record<string, unknown>> {
+  if (!text.trimStart().startsWith('{')) return readJsonObject(text, what);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what}: not JSON (${(error as Error).message})`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${what} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A query given inline (it holds a `{`), as a file, or on stdin (`-`, or no argument with stdin not a terminal). */
+async function queryText(source: string | undefined): Promise<string> {
+  if (source === undefined || source === '-') {
+    if (source === undefined && process.stdin.isTTY) throw new UsageError(`no query: give it as an argument, a file, or on stdin\nusage: ${COMMANDS.query.usage}`);
+    const text = await readStdin();
+    if (!text.trim()) throw new UsageError('no query on stdin');
+    return text;
+  }
+  if (source.includes('{')) return source;
+  try {
+    return await readFile(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${source} (${(error as NodeJS.ErrnoException).code ?? 'error'}); an inline query holds a {`);
+  }
 }
 
 async function readJsonObject(file: string, what: string): Promise<Record<string, unknown>> {
@@ -71,6 +114,26 @@ async function readJsonObject(file: string, what: string): Promise<Record<string
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${what}: ${file} must hold a JSON object`);
   return parsed as Record<string, unknown>;
+}
+
+/** One line of a props JSON Schema: each property with its type, optional ones marked with ?. */
+function describeProps(schema: Record<string, unknown>): string {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const parts = Object.entries(properties).map(([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${Array.isArray(p.type) ? p.type.join('|') : String(p.type ?? 'any')}`);
+  return parts.join(', ') || 'none';
+}
+
+/** An example's props as the --prop flags that send them (text as it is unless it would read as JSON). */
+function exampleFlags(example: Record<string, unknown>): string {
+  return Object.entries(example).map(([key, value]) => {
+    const text = typeof value === 'string' && parseValue(value) === value ? value : JSON.stringify(value);
+    return `--prop ${shellQuote(`${key}=${text}`)}`;
+  }).join(' ');
+}
+
+function shellQuote(text: string): string {
+  return /^[\w.,:=@%+/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function describeRun(run: RenderRun): string {
@@ -154,10 +217,10 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   render: {
-    usage: 'mas render <compositionId> [--props file.json] [--width n] [--height n] [--fps n] [--frames n] [--codec c] [--watch] [--download] [--output file]',
-    summary: 'start a video render; --watch follows it with a progress bar and prints the video URL; --download saves the video (to --output, or <runId>.<ext>)',
+    usage: 'mas render <compositionId> [--props file.json] [--prop key=value]… [--width n] [--height n] [--fps n] [--frames n] [--codec c] [--watch] [--download] [--output file]',
+    summary: 'start a video render (props from --props and repeated --prop key=value: JSON values typed, dotted keys nest, --prop wins); --watch follows it with a progress bar and prints the video URL; --download saves the video (to --output, or <runId>.<ext>)',
     options: {
-      props: { type: 'string' }, width: { type: 'string' }, height: { type: 'string' }, fps: { type: 'string' }, frames: { type: 'string' },
+      props: { type: 'string' }, prop: { type: 'string', multiple: true }, width: { type: 'string' }, height: { type: 'string' }, fps: { type: 'string' }, frames: { type: 'string' },
       codec: { type: 'string' }, watch: { type: 'boolean' }, download: { type: 'boolean' }, output: { type: 'string' },
     },
     async run(ctx) {
@@ -165,9 +228,11 @@ export const COMMANDS: Record<string, Command> = {
       if (!compositionId || ctx.positionals.length > 1) throw new UsageError(`usage: ${COMMANDS.render.usage}`);
       if ((ctx.values.download || ctx.values.output) && !ctx.values.watch) throw new UsageError('--download and --output need --watch');
       const propsFile = stringOption(ctx, 'props');
+      const pairs = listOption(ctx, 'prop');
+      const fromFile = propsFile ? await readJsonObject(propsFile, '--props') : undefined;
       const request = {
         compositionId,
-        inputProps: propsFile ? await readJsonObject(propsFile, '--props') : undefined,
+        inputProps: pairs.length ? mergePairs(fromFile ?? {}, pairs, '--prop') : fromFile,
         width: intOption(ctx, 'width'), height: intOption(ctx, 'height'), fps: intOption(ctx, 'fps'),
         durationInFrames: intOption(ctx, 'frames'), codec: stringOption(ctx, 'codec'),
       };
@@ -241,23 +306,35 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   query: {
-    usage: 'mas query <file.graphql> [--variables file.json]',
-    summary: 'run any GraphQL operation of the schema from a file; prints its data as JSON',
-    options: { variables: { type: 'string' } },
+    usage: "mas query ['{ … }' | file.graphql | -] [--variables file.json|'{…}'] [--var key=value]…",
+    summary: 'run any GraphQL operation of the schema, given inline, as a file, or on stdin; prints its data as JSON',
+    options: { variables: { type: 'string' }, var: { type: 'string', multiple: true } },
     async run(ctx) {
-      const [file] = ctx.positionals;
-      if (!file || ctx.positionals.length > 1) throw new UsageError(`usage: ${COMMANDS.query.usage}`);
-      let query: string;
-      try {
-        query = await readFile(file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-      }
-      const variablesFile = stringOption(ctx, 'variables');
-      const variables = variablesFile ? await readJsonObject(variablesFile, '--variables') : {};
+      if (ctx.positionals.length > 1) throw new UsageError(`usage: ${COMMANDS.query.usage} (quote an inline query)`);
+      const query = await queryText(ctx.positionals[0]);
+      const variablesArg = stringOption(ctx, 'variables');
+      const variables = mergePairs(variablesArg ? await jsonObjectArgument(variablesArg, '--variables') : {}, listOption(ctx, 'var'), '--var');
       // An anonymous query (introspection, signupAgent) runs without a key when none is set.
       const data = await ctx.client(false).request<unknown, Record<string, unknown>>(query, variables);
       ctx.print(JSON.stringify(data, null, 2), data);
+    },
+  },
+  compositions: {
+    usage: 'mas compositions [id]',
+    summary: 'the compositions a render can name: id, title, what it renders, its props (JSON Schema) and an example; with an id, that one in full',
+    options: {},
+    async run(ctx) {
+      const [id, ...rest] = ctx.positionals;
+      if (rest.length > 0) throw new UsageError(`usage: ${COMMANDS.compositions.usage}`);
+      const all = await ctx.client(false).compositions();
+      if (id === undefined) {
+        const lines = all.map((c) => `${c.id}  ${c.title}: ${c.description}\n  props: ${describeProps(c.props)}\n  example: mas render ${c.id} ${exampleFlags(c.example)}`);
+        ctx.print(lines.join('\n') || 'No compositions.', { compositions: all });
+        return;
+      }
+      const one = all.find((c) => c.id === id);
+      if (!one) throw new MasError('NOT_FOUND', `no composition ${JSON.stringify(id)}${suggestion(id, all.map((c) => c.id))}; run mas compositions`, { status: 404 });
+      ctx.print(`${one.id}  ${one.title}\n${one.description}\nprops (JSON Schema):\n${JSON.stringify(one.props, null, 2)}\nexample: mas render ${one.id} ${exampleFlags(one.example)}`, { composition: one });
     },
   },
 };
@@ -280,12 +357,16 @@ export function commandHelp(name: string): string {
 }
 
 /** Parses argv for one command; an unknown flag or a missing value is a UsageError. */
-export function parseCommand(name: string, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parseCommand(name: string, args: string[]): { values: Values; positionals: string[] } {
+  const options = { ...GLOBAL_OPTIONS, ...COMMANDS[name].options };
   try {
-    const parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...COMMANDS[name].options }, allowPositionals: true, strict: true });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nusage: ${COMMANDS[name].usage}`);
+    const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^'=\s]+)/.exec((error as Error).message)?.[1] : undefined;
+    const hint = unknown ? suggestion(unknown.replace(/^-+/, ''), Object.keys(options), (n) => `--${n}`) : '';
+    const message = unknown ? `unknown option ${unknown}${hint}` : (error as Error).message;
+    throw new UsageError(`${message}\nusage: ${COMMANDS[name].usage}`);
   }
 }
 

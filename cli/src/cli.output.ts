@@ -1,4 +1,4 @@
-import { MasError } from '../../sdk/src';
+import { MasError } from '@mas/sdk';
 
 /** Exit codes a script can tell apart. */
 export const EXIT = { ok: 0, usage: 2, auth: 3, input: 4, server: 5, renderFailed: 6 } as const;
