@@ -229,7 +229,9 @@ describe('SDK retries (real PostgreSQL, low rate limit)', () => {
   let url: string;
   beforeAll(async () => {
     // A listKeys weighs 2 points up front (a page of up to 100 keys), settled on what it read.
-    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    // deterministicBudgets: the test spends the window by writing rate_limit_counters, which a lease
+    // (points taken ahead and held in memory) would not see.
+    t = await createTestApp({ deterministicBudgets: true, env: { RATE_LIMIT_PER_MINUTE: '4' } });
     url = await listen(t);
   });
   afterAll(async () => {
