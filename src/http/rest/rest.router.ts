@@ -1,11 +1,11 @@
 import express, { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import { ExecutionResult, GraphQLSchema, validate } from 'graphql';
-import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
+import { CompiledOperation, compileOperation, isCompiled } from '../../graphql/compile';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';
 import { HttpError, toAppError, toHttpError } from '../../common/error-status';
@@ -38,7 +38,7 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
 
 interface RestOperation {
   fieldName: string;
-  /** Runs the document compiled to a function (graphql-jit) on the route's first request, then reused. */
+  /** Runs the document compiled to a function (compileOperation, as GraphQL's executor) on the route's first request, then reused. */
   run(context: Context, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
 
@@ -48,17 +48,17 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   const document = routeDocument(schema, route);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`${where}: ${errors[0].message}`);
-  let compiled: CompiledQuery | undefined;
+  let compiled: CompiledOperation | undefined;
   return {
     fieldName: route.operation.split('.')[1],
     run(context, variables) {
       if (!compiled) {
-        const result = compileQuery(schema, document);
-        if (!isCompiledQuery(result)) throw new Error(`${where}: ${result.errors?.[0]?.message ?? 'does not compile'}`);
+        const result = compileOperation(schema, document);
+        if (!isCompiled(result)) throw new Error(`${where}: ${result.refused}`);
         compiled = result;
       }
       // Its variables come from input the route guarded whole (execute, below): the root field does not walk them again.
-      return compiled.query(INPUT_GUARDED, context, variables);
+      return compiled.run(context, variables, INPUT_GUARDED);
     },
   };
 }
