@@ -44,6 +44,7 @@ import { answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
 import { graphqlIdempotency } from './http/idempotency';
 import { DEMO_KEYS } from './db/seeders/demo.data';
+import { poolDb } from './db/request-db';
 
 export interface App {
   express: express.Express;
@@ -91,7 +92,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
   const metrics = createMetrics(deps.orm, { eventLoopResolutionMs: deps.config.http.eventLoopResolutionMs });
   // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
-  deps.render.metrics.collectStateWith(new RenderRunsRepository(deps.orm.em));
+  deps.render.metrics.collectStateWith(new RenderRunsRepository(poolDb(deps.orm)));
   const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
   // Unknown methods (405) and bodies declared past REQUEST_BODY_LIMIT (413), before any route.
