@@ -15,11 +15,10 @@ import { providerFieldsOf } from './graphql/cost';
 import { chargeRefusedCredentials, rateLimitPlugin } from './graphql/rate-limit.plugin';
 import { credentialsRequired } from './graphql/credentials.plugin';
 import { dashboardRouter } from './http/dashboard/dashboard.router';
-import { docsRouter } from './http/docs/docs.router';
+import { apiDocsRouter, docsRouter } from './http/docs/docs.router';
 import { healthRouter } from './http/health';
 import { createMetrics, metricsAuth } from './http/metrics';
 import { DOCS_CSP } from './http/docs/pages';
-import { mayBeDocs } from './http/docs/docs.router';
 import { corsPolicy, embeddableMedia, securityHeaders } from './http/security';
 import { toHttpError } from './common/error-status';
 import { hasBody, isJsonMediaType, requestError } from './http/request-errors';
@@ -44,6 +43,7 @@ import { answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
 import { graphqlIdempotency } from './http/idempotency';
 import { DEMO_KEYS } from './db/seeders/demo.data';
+import { poolDb } from './db/request-db';
 
 export interface App {
   express: express.Express;
@@ -91,27 +91,28 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
   const metrics = createMetrics(deps.orm, { eventLoopResolutionMs: deps.config.http.eventLoopResolutionMs });
   // Render metrics (queue depth, active runs, durations, limits) live in the render runtime's registry.
-  deps.render.metrics.collectStateWith(new RenderRunsRepository(deps.orm.em));
+  deps.render.metrics.collectStateWith(new RenderRunsRepository(poolDb(deps.orm)));
   const scraped = Registry.merge([metrics.registry, deps.render.metrics.registry]);
   app.use(metrics.middleware);
   // Unknown methods (405) and bodies declared past REQUEST_BODY_LIMIT (413), before any route.
   app.use(requestEdge(deps.config.http.bodyLimit));
   // Browsers on CORS_ORIGINS only; others get no CORS headers (preflights included).
   app.use(corsPolicy(deps.config.http.corsOrigins));
-  // Under /api only the docs (docsRouter, below) are not REST: every other /api request goes to the REST
-  // router now, as it would after no router in between had matched it, without trying each of theirs.
+  // /api, mounted once: the API reference (/api/docs, /api/openapi.json, public), then the REST routes,
+  // whose router answers 404 for any other /api path.
   const calls = restRouteCalls(deps, plain, routes);
-  const rest = createRestRouter(deps, plain, routes, calls);
-  app.use('/api', (req: Request, res: Response, next: NextFunction) => (mayBeDocs(req.path) ? next() : rest(req, res, next)));
+  const openapi = buildOpenApiDocument(plain, routes);
+  const api = express.Router();
+  api.use(apiDocsRouter(openapi), createRestRouter(deps, plain, routes, calls));
+  app.use('/api', api);
   app.use(healthRouter(deps.orm, deps.render.storage, () => ffmpegStatus(deps.render.ffmpeg)));
   app.get('/metrics', metricsAuth(deps.config.http.metricsToken), async (_req, res) => {
     res.locals.route = '/metrics';
     res.type(scraped.contentType).send(await scraped.metrics());
   });
 
-  // Public docs (GET /api/openapi.json, /api/docs, GraphiQL assets) before /graphql and the REST router.
-  const openapi = buildOpenApiDocument(plain, routes);
-  app.use(docsRouter(openapi));
+  // Public pages outside /api (the favicon, /docs, GraphiQL's assets) before /graphql.
+  app.use(docsRouter());
   // The live runs dashboard (/dashboard) and the landing page a browser gets at /.
   // The demo keys are shown where the start banner shows them: with the demo data set (the embedded database, or DEMO_SEED=true).
   const demoData = !deps.config.database.url || deps.config.database.demoSeed === 'true';
@@ -183,7 +184,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use('/media', embeddableMedia);
   app.use(renderFilesRouter(deps, renderFiles(deps.orm)));
-  app.use('/api', rest);
 
   app.use((req: Request, res: Response) => {
     sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`)));

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from './db/request-db';
 import type { Logger } from './common/logger';
 import type { Config } from './config/config';
 import type { Orm } from './db/orm';
@@ -25,7 +25,7 @@ export interface AppDeps extends RequestDeps {
   /** Idempotency-Key on POST: keys and their answers, shared by every instance (src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   /** Every module's DataLoaders, made fresh per request context. */
-  createLoaders(em: EntityManager): Loaders;
+  createLoaders(db: Db): Loaders;
   /** Relations the modules read ahead inside a parent list's statement (graphql/prefetch.ts). */
   prefetches?: Prefetches;
 }

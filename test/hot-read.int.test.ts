@@ -58,7 +58,7 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
     }
   });
 
-  it('answers the same by its exact path (looked up), with a trailing slash or in another case (the route table), and to HEAD', async () => {
+  it('answers the same by its path, with a trailing slash or in another case, and to HEAD (the route table)', async () => {
     const read = (path: string) => http().get(path).query({ runId }).set(as.nora);
     const exact = await read('/api/tasks/runs');
     expect(exact.status).toBe(200);
@@ -74,7 +74,7 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
     expect((await http().get('/api/tasks/runz').set(as.nora)).body).toEqual({ status: 'error', error: 'No route GET /api/tasks/runz', code: 'NOT_FOUND' });
   });
 
-  it('leaves the docs below /api to the docs router, in any case, and every other /api path to the REST router', async () => {
+  it('serves the docs inside the one /api router, in any case, and every other /api path from the REST routes', async () => {
     for (const path of ['/api/openapi.json', '/API/OpenAPI.json/', '/api/docs', '/Api/Docs/', '/api/docs/init.js']) {
       const res = await http().get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });

@@ -13,6 +13,7 @@ import { WEBHOOK_LOG_PER_ENDPOINT } from '../src/modules/webhook/webhook.inputs'
 import { WebhookRepository } from '../src/modules/webhook/webhook.repository';
 import { newSigningSecret } from '../src/modules/webhook/webhook.service';
 import { as } from './demo';
+import { dbOf } from '../src/db/request-db';
 
 const ALL_EVENTS = ['render_run.queued', 'render_run.executing', 'render_run.completed', 'render_run.failed', 'render_run.canceled'];
 /** A public address as an IP literal (no DNS needed): registration accepts it; nothing is ever sent to it in these tests. */
@@ -156,7 +157,7 @@ describe('webhook endpoints: registration, URL safety, caps, ownership (https on
   it("never shows or touches another account's endpoint, its deliveries or its receiver's answers: 404 everywhere", async () => {
     const { body } = await create(me.headers, { url: PUBLIC, events: ['render_run.completed'] });
     const id = body.webhook.id as string;
-    const repo = new WebhookRepository(t.orm.em.fork() as EntityManager);
+    const repo = new WebhookRepository(dbOf(t.orm.em.fork() as EntityManager));
     const delivery = await repo.insertPing(me.account.id, id, { endpointId: id });
     await repo.rows(`update webhook_deliveries set status = 'failed', last_response_excerpt = 'receiver secret answer' where id = ?`, [delivery]);
     const attempts = [
@@ -196,7 +197,7 @@ describe('webhook endpoints: registration, URL safety, caps, ownership (https on
     const delivery = await startDelivery(t);
     try {
       // Written directly, as if the name had resolved to a public address at registration (DNS rebinding).
-      const repo = new WebhookRepository(t.orm.em.fork() as EntityManager);
+      const repo = new WebhookRepository(dbOf(t.orm.em.fork() as EntityManager));
       const endpoint = await repo.insertEndpoint(me.account.id, { url: `https://localhost:${receiver.port}/hooks`, description: '', events: ALL_EVENTS, enabled: true, secret: newSigningSecret() });
       const ping = await t.http().post(`/api/webhooks/${endpoint.id}/ping`).set(me.headers);
       expect(ping.status).toBe(200);
@@ -236,7 +237,7 @@ describe('webhook delivery to a real receiver (http and private addresses allowe
     receiver = await new WebhookReceiver().start();
     worker = await startWorker(t, 1);
     delivery = await startDelivery(t);
-    repo = new WebhookRepository(t.orm.em.fork() as EntityManager);
+    repo = new WebhookRepository(dbOf(t.orm.em.fork() as EntityManager));
   });
   afterAll(async () => {
     await delivery?.stop();
@@ -511,7 +512,7 @@ describe('webhook delivery from worker processes: one killed mid-attempt, two AP
       expect(receiver.received.filter((r) => r.json.type !== 'ping').every((r) => verifies(secret, r))).toBe(true);
 
       // The ping the killed worker held was delivered by another (its job expired and ran again).
-      const repo = new WebhookRepository(t.orm.em.fork() as EntityManager);
+      const repo = new WebhookRepository(dbOf(t.orm.em.fork() as EntityManager));
       const deadline = Date.now() + 60_000;
       let status = '';
       while (Date.now() < deadline && status !== 'delivered') {

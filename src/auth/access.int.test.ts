@@ -3,6 +3,7 @@ import { createTestApp, TestApp } from '../../test/app';
 import { DEMO } from '../../test/demo';
 import { AccessPolicy } from './access';
 import type { Viewer } from './viewer';
+import { dbOf } from '../db/request-db';
 
 /** The access rules of docs/api/auth.md ("Who may act on which account") and decisions §3 (docs/decisions.md), on the demo data set. */
 describe('AccessPolicy', () => {
@@ -11,9 +12,9 @@ describe('AccessPolicy', () => {
   const viewers: Record<string, Viewer> = {};
   beforeAll(async () => {
     t = await createTestApp();
-    const em = t.orm.em.fork() as EntityManager;
-    policy = new AccessPolicy(em);
-    for (const name of ['ada', 'nora', 'sam', 'otto'] as const) viewers[name] = await t.deps.authenticator.viewerFor(em, DEMO[name], 'api_key');
+    const db = dbOf(t.orm.em.fork() as EntityManager);
+    policy = new AccessPolicy(db);
+    for (const name of ['ada', 'nora', 'sam', 'otto'] as const) viewers[name] = await t.deps.authenticator.viewerFor(db, DEMO[name], 'api_key');
   });
   afterAll(async () => {
     await t.close();

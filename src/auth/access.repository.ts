@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { hotQuery } from '../db/sql';
 import { pgArray } from '../db/sql';
 import type { AccountKind } from './viewer';
+import type { Db } from '../db/request-db';
 
 /** A SQL condition with its bindings, to compose into a repository's own statement. */
 export interface SqlCondition {
@@ -45,12 +44,12 @@ const VIEWER_COLUMNS = `a.id, a.kind, a.name, case when a.email_verified_at is n
  * (memberships, rosters). Nothing else in src/auth reads or writes these tables.
  */
 export class AccessRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** The ids among `ids` the reach rule lets `scope` reach, in one statement. */
   async reachableAmong(scope: readonly string[], ids: readonly string[]): Promise<Set<string>> {
     const reach = reachRule(scope, 't.id');
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+    const rows = await this.db.execute<{ id: string }>(
       `select t.id from unnest(?::uuid[]) as t(id) where ${reach.sql}`,
       [pgArray(ids), ...reach.bindings],
     );
@@ -58,12 +57,12 @@ export class AccessRepository {
   }
 
   async accountExists(accountId: string): Promise<boolean> {
-    return (await this.em.getConnection().execute<{ ok: number }[]>('select 1 as ok from accounts where id = ?', [accountId])).length > 0;
+    return (await this.db.execute<{ ok: number }>('select 1 as ok from accounts where id = ?', [accountId])).length > 0;
   }
 
   /** The artist account is on this owner's own roster. */
   async isOnRoster(ownerId: string, artistId: string): Promise<boolean> {
-    const rows = await this.em.getConnection().execute<{ ok: number }[]>(
+    const rows = await this.db.execute<{ ok: number }>(
       `select 1 as ok from roster_entries where owner_id = ? and artist_id = ? limit 1`,
       [ownerId, artistId],
     );
@@ -72,9 +71,7 @@ export class AccessRepository {
 
   /** The viewer behind an unrevoked API key (by its hash), with the key's id and last use. A hot statement: every keyed request without a cached viewer runs it. */
   async viewerOfKey(hash: string): Promise<(ViewerRow & { key_id: string; last_used_at: Date | string | null }) | undefined> {
-    const rows = await hotQuery<ViewerRow & { key_id: string; last_used_at: Date | string | null }>(
-      this.em,
-      `select k.id as key_id, k.last_used_at, ${VIEWER_COLUMNS}
+    const rows = await this.db.hot<ViewerRow & { key_id: string; last_used_at: Date | string | null }>(`select k.id as key_id, k.last_used_at, ${VIEWER_COLUMNS}
          from api_keys k join accounts a on a.id = k.account_id left join memberships m on m.member_id = a.id
         where k.hash = ? and k.revoked_at is null
         group by k.id, a.id`,
@@ -85,7 +82,7 @@ export class AccessRepository {
 
   /** Marks the key used at `now`, unless it was marked after `notBefore`: conditional, so concurrent requests (and instances) do not pile up. */
   async touchKey(keyId: string, now: Date, notBefore: Date): Promise<void> {
-    await this.em.getConnection().execute(
+    await this.db.execute(
       `update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)`,
       [now, keyId, notBefore],
     );
@@ -93,7 +90,7 @@ export class AccessRepository {
 
   /** The viewer row of an account. */
   async viewerOf(accountId: string): Promise<ViewerRow | undefined> {
-    const rows = await this.em.getConnection().execute<ViewerRow[]>(
+    const rows = await this.db.execute<ViewerRow>(
       `select ${VIEWER_COLUMNS} from accounts a left join memberships m on m.member_id = a.id where a.id = ? group by a.id`,
       [accountId],
     );

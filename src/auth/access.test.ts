@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../db/request-db';
 import { AccessPolicy } from './access';
 import { AccountKind, Viewer } from './viewer';
 
-/** A policy whose entity manager fails any statement: what these answer, they answer from the viewer alone. */
-const noDatabase = () => new AccessPolicy({} as EntityManager);
+/** A policy whose database fails any statement: what these answer, they answer from the viewer alone. */
+const noDatabase = () => new AccessPolicy({} as Db);
 
 const nora: Viewer = {
   accountId: '00000000-0000-4000-8000-000000000001',

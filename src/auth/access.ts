@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { AppError, badInput, forbidden, notFound } from '../common/errors';
 import { AccessRepository, reachRule, SqlCondition } from './access.repository';
 import { Viewer, viewerScope } from './viewer';
+import type { Db } from '../db/request-db';
 
 export type { SqlCondition } from './access.repository';
 
@@ -37,8 +37,8 @@ export class AccessPolicy {
   private readonly reach = new Map<string, DataLoader<string, boolean>>();
   private readonly repo: AccessRepository;
 
-  constructor(em: EntityManager) {
-    this.repo = new AccessRepository(em);
+  constructor(db: Db) {
+    this.repo = new AccessRepository(db);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import { AppError } from '../common/errors';
+import type { Db } from '../db/request-db';
 import { AccessRepository, ViewerRow } from './access.repository';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
@@ -27,40 +27,40 @@ export class Authenticator {
     private readonly cache: ViewerCache,
   ) {}
 
-  async authenticate(em: EntityManager, credentials: Credentials): Promise<Viewer | null> {
+  async authenticate(db: Db, credentials: Credentials): Promise<Viewer | null> {
     const apiKey = credentials.apiKey?.trim();
     const authorization = credentials.authorization?.trim();
     if (apiKey && authorization) {
       throw new AppError('UNAUTHENTICATED', 'Send either x-api-key or Authorization, not both');
     }
-    if (apiKey) return this.fromApiKey(em, apiKey);
+    if (apiKey) return this.fromApiKey(db, apiKey);
     if (authorization) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       if (!match) throw new AppError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
-      return this.fromToken(em, match[1]);
+      return this.fromToken(db, match[1]);
     }
     return null;
   }
 
-  private async fromApiKey(em: EntityManager, raw: string): Promise<Viewer> {
+  private async fromApiKey(db: Db, raw: string): Promise<Viewer> {
     const hash = hashApiKey(raw);
     const credential = `key:${hash}`;
     const now = Date.now();
     const cached = this.cache.get(credential, now);
     if (cached) {
       if (now - (cached.lastUsedAt ?? 0) > LAST_USED_RESOLUTION_MS) {
-        await this.touchKey(em, cached.viewer.apiKeyId!, now);
+        await this.touchKey(db, cached.viewer.apiKeyId!, now);
         cached.lastUsedAt = now;
       }
       return cached.viewer;
     }
     const version = this.cache.version;
-    const row = await new AccessRepository(em).viewerOfKey(hash);
+    const row = await new AccessRepository(db).viewerOfKey(hash);
     if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API key');
     const viewer = this.toViewer(row, 'api_key', row.key_id);
     let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (now - lastUsedAt > LAST_USED_RESOLUTION_MS) {
-      await this.touchKey(em, row.key_id, now);
+      await this.touchKey(db, row.key_id, now);
       lastUsedAt = now;
     }
     this.cache.set(credential, viewer, version, { now, lastUsedAt });
@@ -68,23 +68,23 @@ export class Authenticator {
   }
 
   /** At most one write a minute per key; conditional so concurrent requests (and instances) do not pile up. */
-  private async touchKey(em: EntityManager, keyId: string, now: number): Promise<void> {
-    await new AccessRepository(em).touchKey(keyId, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
+  private async touchKey(db: Db, keyId: string, now: number): Promise<void> {
+    await new AccessRepository(db).touchKey(keyId, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
   }
 
-  private async fromToken(em: EntityManager, token: string): Promise<Viewer> {
+  private async fromToken(db: Db, token: string): Promise<Viewer> {
     const credential = `jwt:${createHash('sha256').update(token).digest('base64url')}`;
     const cached = this.cache.get(credential);
     if (cached) return cached.viewer;
     const version = this.cache.version;
-    const { accountId, expiresAt } = await this.jwt.accountFor(em, token);
-    const viewer = await this.viewerFor(em, accountId, 'jwt');
+    const { accountId, expiresAt } = await this.jwt.accountFor(db, token);
+    const viewer = await this.viewerFor(db, accountId, 'jwt');
     this.cache.set(credential, viewer, version, { notAfter: expiresAt });
     return viewer;
   }
 
-  async viewerFor(em: EntityManager, accountId: string, via: Viewer['via'], apiKeyId?: string): Promise<Viewer> {
-    const row = await new AccessRepository(em).viewerOf(accountId);
+  async viewerFor(db: Db, accountId: string, via: Viewer['via'], apiKeyId?: string): Promise<Viewer> {
+    const row = await new AccessRepository(db).viewerOf(accountId);
     if (!row) throw new AppError('UNAUTHENTICATED', 'The account behind this credential no longer exists');
     return this.toViewer(row, via, apiKeyId);
   }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../db/request-db';
 import { createPublicKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { AppError } from '../common/errors';
@@ -19,7 +19,7 @@ export interface TokenIdentity {
 
 /** The accounts tokens sign in to: found or made by the account module, handed in by the composition root. */
 export interface IdentityAccounts {
-  accountFor(em: EntityManager, identity: TokenIdentity): Promise<string>;
+  accountFor(db: Db, identity: TokenIdentity): Promise<string>;
 }
 
 /**
@@ -100,7 +100,7 @@ export class JwtVerifier {
    * The token's account (IdentityAccounts: the one bound to its issuer and subject, else the person
    * with its proven address, else a new person) and until when it may be remembered.
    */
-  async accountFor(em: EntityManager, token: string): Promise<{ accountId: string; expiresAt: number }> {
+  async accountFor(db: Db, token: string): Promise<{ accountId: string; expiresAt: number }> {
     const payload = await this.verify(token);
     // requiredClaims makes exp present; the viewer may be remembered until then, never longer.
     const expiresAt = Number(payload.exp) * 1000;
@@ -109,7 +109,7 @@ export class JwtVerifier {
     const email = this.provenEmail(payload);
     if (!subject && !email) throw new AppError('UNAUTHENTICATED', 'Token has neither a subject (sub) nor a verified e-mail claim');
     const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim().slice(0, 200) : (email ?? String(subject).slice(0, 200));
-    return { accountId: await this.accounts.accountFor(em, { issuer, subject, email, name }), expiresAt };
+    return { accountId: await this.accounts.accountFor(db, { issuer, subject, email, name }), expiresAt };
   }
 
   /** The e-mail claim, lower-cased, when the token proves it; null otherwise. */

@@ -3,6 +3,7 @@ import type { Logger } from '../common/logger';
 import type { Orm } from '../db/orm';
 import { PgListener } from '../db/listener';
 import { LimitOverridesRepository } from './limit-overrides.repository';
+import { poolDb } from '../db/request-db';
 
 /** The channel the trigger on `account_limits` announces a changed account on (its id as the payload). */
 export const LIMITS_CHANNEL = 'account_limits_changes';
@@ -80,7 +81,7 @@ export class LimitOverrides {
   /** Reads one account's overrides again (or all of them), then tells the listeners. */
   async reload(accountId: string | null): Promise<void> {
     try {
-      const rows = await new LimitOverridesRepository(this.orm).read(accountId);
+      const rows = await new LimitOverridesRepository(poolDb(this.orm)).read(accountId);
       if (accountId) this.byAccount.delete(accountId);
       else this.byAccount = new Map();
       for (const row of rows) this.byAccount.set(row.account_id, this.clean(row.limits));

@@ -7,6 +7,7 @@ import { AppError } from '../common/errors';
 import type { Viewer } from './viewer';
 import type { UsageRecorder } from './usage';
 import type { LimitOverrides } from './limit-overrides';
+import { poolDb } from '../db/request-db';
 
 /** `api`: every request; `research`: routes and fields that spend provider quota. */
 export type Budget = 'api' | 'research';
@@ -92,7 +93,7 @@ export class RateLimiter {
     /** Per-account budgets an admin set (src/auth/limit-overrides.ts): applied at once, a changed account's leases dropped. */
     private readonly overrides?: Pick<LimitOverrides, 'limit' | 'onChange'>,
   ) {
-    this.counters = new RateLimitRepository(orm);
+    this.counters = new RateLimitRepository(poolDb(orm));
     overrides?.onChange((accountId) => {
       if (accountId === null) this.leases.clear();
       else for (const budget of ['api', 'research'] as const) this.leases.delete(`${budget}:acct:${accountId}`);

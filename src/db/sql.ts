@@ -1,3 +1,4 @@
+import type { Transaction } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { tracked } from './statement-scope';
@@ -60,9 +61,17 @@ function preparedFor(sql: string): { name: string; text: string } | undefined {
  * listeners like any statement, so statement counts see it.
  */
 export async function hotQuery<T>(em: EntityManager, sql: string, bindings: unknown[] = []): Promise<T[]> {
-  const statement = em.getTransactionContext() || unprepared.has(em.config) ? undefined : preparedFor(sql);
-  if (!statement) return em.getConnection().execute<T[]>(sql, bindings, 'all', em.getTransactionContext());
-  const client = em.getConnection().getKnex().client;
+  return hotStatement<T>(em, em.getTransactionContext(), sql, bindings);
+}
+
+/** What a statement is sent with: the ORM's connection and configuration (shared by every fork of one ORM). */
+export type StatementTarget = Pick<EntityManager, 'getConnection' | 'config'>;
+
+/** hotQuery on a connection with the transaction given (undefined: none, on the pool). */
+export async function hotStatement<T>(target: StatementTarget, transaction: Transaction | undefined, sql: string, bindings: unknown[] = []): Promise<T[]> {
+  const statement = transaction || unprepared.has(target.config) ? undefined : preparedFor(sql);
+  if (!statement) return target.getConnection().execute<T[]>(sql, bindings, 'all', transaction);
+  const client = target.getConnection().getKnex().client;
   const connection = await client.acquireConnection();
   try {
     client.emit('query', { sql, bindings, method: 'raw', prepared: statement.name });

@@ -1,8 +1,8 @@
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInterface } from '@apollo/server-gateway-interface';
-import { BREAK, DocumentNode, execute, getOperationAST, GraphQLError, GraphQLSchema, printSchema, visit } from 'graphql';
-import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { DocumentNode, execute, getOperationAST, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../common/errors';
+import { CompiledOperation, compileOperation, isCompiled } from './compile';
 
 /** Runs of a document's operations on graphql-js so far, by operation name, or 'not compiled' (graphql-jit refused it). */
 type Runs = Map<string, number | 'not compiled'>;
@@ -21,26 +21,6 @@ export interface CompiledExecutionOptions {
 }
 
 /**
- * Whether a document names a response key that is also a property of every object (`__proto__`,
- * `constructor`, `toString`…): graphql-jit builds answers on plain objects, where `__proto__: me`
- * is lost, so such documents run on graphql-js (null-prototype answers), which answers them as written.
- */
-function hasPrototypeKey(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Field(node) {
-      const key = node.alias?.value ?? node.name.value;
-      if (Object.prototype.hasOwnProperty.call(Object.prototype, key)) {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
-/**
  * The executor Apollo runs operations with: graphql-js walks a document's selections for every
  * request, graphql-jit turns an operation into a function once and then runs it. Apollo hands out
  * the same DocumentNode for the same query text (its document store caches parsed, validated
@@ -54,16 +34,18 @@ function hasPrototypeKey(document: DocumentNode): boolean {
  * most recently: a client that sends many documents, each twice, makes the service compile them
  * (each is charged by the rate limits like any operation) but cannot make it keep more than that.
  *
- * Answers are those of graphql-js: same data, and for errors raised while resolving the same
- * GraphQLErrors (message, path, original error), which Apollo then formats as always. A request
+ * Operations are compiled by `compileOperation` (src/graphql/compile.ts, the one helper REST's
+ * routes compile with too), whose answers are those of graphql-js: same data, and for errors
+ * raised while resolving the same GraphQLErrors (message, path, original error), which Apollo then
+ * formats as always. A request
  * that fails before any resolver runs (variables that do not coerce) is answered by graphql-js,
  * whose messages clients and tests know; nothing has run, so nothing runs twice.
  */
 export function compiledExecution(schema: GraphQLSchema, options: CompiledExecutionOptions): GatewayInterface {
   const runs = new WeakMap<DocumentNode, Runs>();
-  const compiled = options.compiledMax > 0 ? new LRUCache<DocumentNode, Map<string, CompiledQuery>>({ max: options.compiledMax }) : undefined;
+  const compiled = options.compiledMax > 0 ? new LRUCache<DocumentNode, Map<string, CompiledOperation>>({ max: options.compiledMax }) : undefined;
 
-  const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | undefined => {
+  const compiledFor = (document: DocumentNode, operationName: string | null): CompiledOperation | undefined => {
     if (!compiled) return undefined;
     const key = operationName ?? '';
     const kept = compiled.get(document);
@@ -80,17 +62,13 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       counts.set(key, count + 1);
       return undefined;
     }
-    if (hasPrototypeKey(document)) {
-      counts.set(key, 'not compiled');
-      return undefined;
-    }
-    const result = compileQuery(schema, document, operationName ?? undefined);
+    const result = compileOperation(schema, document, operationName ?? undefined);
     options.onCompile?.();
-    if (!isCompiledQuery(result)) {
+    if (!isCompiled(result)) {
       counts.set(key, 'not compiled');
       return undefined;
     }
-    compiled.set(document, (kept ?? new Map<string, CompiledQuery>()).set(key, result));
+    compiled.set(document, (kept ?? new Map<string, CompiledOperation>()).set(key, result));
     return result;
   };
 
@@ -115,11 +93,11 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     if (!getOperationAST(request.document, asked)) return interpreted(request, asked);
     const operation = compiledFor(request.document, request.operationName);
     if (!operation) return interpreted(request);
-    const result = await operation.query(undefined, request.context, request.request.variables ?? {});
+    const result = await operation.run(request.context, request.request.variables ?? {});
     // No `data`: the variables did not coerce, and no resolver ran.
     if (!('data' in result)) return interpreted(request);
     options.onRun?.('compiled');
-    return result.errors?.some((error) => !error.extensions) ? { ...result, errors: result.errors.map(asGraphQLJsError) } : result;
+    return result;
   };
   const maxResponseBytes = options.maxResponseBytes ?? 0;
   const executor = async (request: GatewayGraphQLRequestContext): Promise<GatewayExecutionResult> => boundedAnswer(await run(request), maxResponseBytes);
@@ -141,19 +119,6 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       listeners = [];
     },
   };
-}
-
-/**
- * graphql-jit's error for a resolver's error that carries no extensions (a TypeError, a driver's
- * error) has none either, where graphql-js gives `{}`; Apollo's formatter reads `extensions.code`
- * and would fail on it, answering a bare "Internal server error" and logging nothing. The same
- * error as graphql-js makes it (message, path, locations, original error).
- */
-function asGraphQLJsError(error: GraphQLError): GraphQLError {
-  if (error.extensions) return error;
-  const same = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: {} });
-  if (error.locations) (same as { locations?: GraphQLError['locations'] }).locations = error.locations;
-  return same;
 }
 
 /**

@@ -1,19 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Orm } from '../db/orm';
-import { hotQuery } from '../db/sql';
+import type { Db } from '../db/request-db';
 
 /** The advisory lock one pruning instance holds (the others skip). */
 const PRUNE_LOCK = 0x61707127;
 
 /** The statements of the persisted-query store on `persisted_queries`. */
 export class PersistedQueriesRepository {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly db: Db) {}
 
   /** The unexpired document of this hash and how long it has left (ms), in one hot statement. */
   async find(hash: string): Promise<{ query: string; ttl_ms: number } | undefined> {
-    const [row] = await hotQuery<{ query: string; ttl_ms: number }>(
-      this.orm.em,
-      `select query, greatest(1, floor(extract(epoch from (expires_at - now())) * 1000))::float8 as ttl_ms
+    const [row] = await this.db.hot<{ query: string; ttl_ms: number }>(`select query, greatest(1, floor(extract(epoch from (expires_at - now())) * 1000))::float8 as ttl_ms
          from persisted_queries where hash = ? and expires_at > now()`,
       [hash],
     );
@@ -22,7 +18,7 @@ export class PersistedQueriesRepository {
 
   /** Registers (or registers again) a document for `ttlS` seconds. */
   async register(hash: string, query: string, bytes: number, ttlS: number): Promise<void> {
-    await this.orm.em.getConnection().execute(
+    await this.db.execute(
       `insert into persisted_queries (hash, query, bytes, registered_at, expires_at)
        values (?, ?, ?, now(), now() + make_interval(secs => ?))
        on conflict (hash) do update set registered_at = excluded.registered_at, expires_at = excluded.expires_at`,
@@ -31,7 +27,7 @@ export class PersistedQueriesRepository {
   }
 
   async delete(hash: string): Promise<void> {
-    await this.orm.em.getConnection().execute('delete from persisted_queries where hash = ?', [hash]);
+    await this.db.execute('delete from persisted_queries where hash = ?', [hash]);
   }
 
   /**
@@ -40,7 +36,8 @@ export class PersistedQueriesRepository {
    * so concurrent registrations never delete in crossing orders. Answers the rows deleted.
    */
   prune(maxEntries: number, maxBytes: number): Promise<number> {
-    return this.orm.em.fork().transactional(async (em: EntityManager) => {
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       const [lock] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [PRUNE_LOCK]);
       if (!lock?.locked) return 0;
       const deleted = await em.execute<{ hash: string }[]>(

@@ -4,6 +4,7 @@ import type { Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
 import { PersistedQueriesRepository } from './persisted-queries.repository';
+import { poolDb } from '../db/request-db';
 
 /** Bounds of the persisted-query store (docs/api/caching.md). */
 export type PersistedQueryLimits = Config['graphql']['apq'];
@@ -42,7 +43,7 @@ export class PersistedQueryStore implements StringKeyValueCache {
     private readonly limits: PersistedQueryLimits,
     private readonly logger: Logger,
   ) {
-    this.rows = new PersistedQueriesRepository(orm);
+    this.rows = new PersistedQueriesRepository(poolDb(orm));
     this.memory = new LRUCache<string, string>({
       maxSize: Math.max(1, limits.memoryBytes),
       sizeCalculation: (value, key) => Buffer.byteLength(value) + key.length,

@@ -1,5 +1,4 @@
-import type { Orm } from '../db/orm';
-import { hotQuery } from '../db/sql';
+import type { Db } from '../db/request-db';
 
 /** A claim's answer: whether this request holds the key now, else the key's row as the claim found it. */
 export interface ClaimRow {
@@ -16,7 +15,7 @@ export interface ClaimRow {
 
 /** The statements of Idempotency-Key on `idempotency_keys` (hot ones: every POST with a key runs them). */
 export class IdempotencyRepository {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * Claims `key` for the account's request on `route` with this body `fingerprint`, in one
@@ -30,9 +29,7 @@ export class IdempotencyRepository {
     fingerprint: string,
     { ttlHours, maxKeysPerAccount, runningTimeoutS }: { ttlHours: number; maxKeysPerAccount: number; runningTimeoutS: number },
   ): Promise<ClaimRow> {
-    const [row] = await hotQuery<ClaimRow>(
-      this.orm.em,
-      `with claimed as (
+    const [row] = await this.db.hot<ClaimRow>(`with claimed as (
          insert into idempotency_keys (account_id, key, route, fingerprint, expires_at)
          select ?, ?, ?, ?, now() + make_interval(hours => ?)
           where (select count(*) from idempotency_keys where account_id = ? and expires_at > now()) < ?
@@ -54,23 +51,19 @@ export class IdempotencyRepository {
 
   /** Records the running request's outcome: `done` with its answer, or `unkept` (body null). */
   async complete(accountId: string, key: string, state: 'done' | 'unkept', status: number, headers: Record<string, string>, body: Buffer | null): Promise<void> {
-    await hotQuery(
-      this.orm.em,
-      `update idempotency_keys set state = ?, status = ?, headers = ?::jsonb, body = ? where account_id = ? and key = ? and state = 'running'`,
+    await this.db.hot(`update idempotency_keys set state = ?, status = ?, headers = ?::jsonb, body = ? where account_id = ? and key = ? and state = 'running'`,
       [state, status, JSON.stringify(headers), body, accountId, key],
     );
   }
 
   /** Deletes the running key. */
   async release(accountId: string, key: string): Promise<void> {
-    await hotQuery(this.orm.em, `delete from idempotency_keys where account_id = ? and key = ? and state = 'running'`, [accountId, key]);
+    await this.db.hot(`delete from idempotency_keys where account_id = ? and key = ? and state = 'running'`, [accountId, key]);
   }
 
   /** Deletes up to `batch` expired keys; answers how many. */
   async prune(batch: number): Promise<number> {
-    const rows = await hotQuery<{ n: string }>(
-      this.orm.em,
-      `with gone as (delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit ${Number(batch)}) returning 1)
+    const rows = await this.db.hot<{ n: string }>(`with gone as (delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit ${Number(batch)}) returning 1)
        select count(*) as n from gone`,
     );
     return Number(rows[0]?.n ?? 0);

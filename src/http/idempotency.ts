@@ -7,7 +7,7 @@ import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
 import { IdempotencyRepository } from './idempotency.repository';
 import { budgetDetails } from '../auth/rate-limit';
-import { requestEntityManager } from '../db/request-em';
+import { requestDb, poolDb } from '../db/request-db';
 import type { Viewer } from '../auth/viewer';
 import { headerValue, RequestDeps } from '../request/context';
 import { retryAfterSeconds, toAppError, toHttpError } from '../common/error-status';
@@ -50,7 +50,7 @@ export class IdempotencyStore {
     readonly limits: IdempotencyLimits,
     readonly logger: Logger,
   ) {
-    this.keys = new IdempotencyRepository(orm);
+    this.keys = new IdempotencyRepository(poolDb(orm));
   }
 
   /**
@@ -257,7 +257,7 @@ export function graphqlIdempotency(deps: IdempotencyDeps) {
       const key = idempotencyKeyOf(req, deps.config.idempotency.maxKeyLength)!;
       let viewer: Viewer | null;
       try {
-        viewer = await deps.authenticator.authenticate(requestEntityManager(deps.orm), {
+        viewer = await deps.authenticator.authenticate(requestDb(deps.orm), {
           apiKey: headerValue(req.headers['x-api-key']),
           authorization: req.headers.authorization,
         });

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import type { Context } from '../request/context';
 import { AppError, badInput } from '../common/errors';
 import { AccessPolicy } from '../auth/access';
-import { requestEntityManager } from '../db/request-em';
+import { requestDb } from '../db/request-db';
 import type { RunEvent } from '../modules/render';
 import type { CustomTool, ToolCallExtra } from './server';
 import { callTool, toolError } from './server';
@@ -65,8 +65,8 @@ export function renderWaitTool(deps: AppDeps, render: McpTool, runs: McpTool): C
 
 /** The request's context on a new entity manager (and loaders): what a later read of the same request sees anew. */
 function fresh(deps: AppDeps, ctx: Context): Context {
-  const em = requestEntityManager(deps.orm);
-  return { ...ctx, em, loaders: deps.createLoaders(em), access: new AccessPolicy(em) };
+  const db = requestDb(deps.orm);
+  return { ...ctx, db, loaders: deps.createLoaders(db), access: new AccessPolicy(db) };
 }
 
 /** Waits for the run's end (undefined when the waiting is cancelled), sending progress notifications on the way; the run as its route answers it. */

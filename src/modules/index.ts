@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NonEmptyArray } from 'type-graphql';
 import type { OperationSpecs } from '../common/operations';
 import type { Prefetches } from '../graphql/prefetch';
@@ -14,6 +13,7 @@ import { renderModule } from './render';
 import { webhookModule } from './webhook';
 import { usageModule } from './usage';
 import type { AppModule } from './module';
+import type { Db } from '../db/request-db';
 
 const registry = [accountModule, authModule, artistModule, catalogModule, agentModule, sessionModule, researchModule, renderModule, webhookModule, usageModule] as const;
 
@@ -37,35 +37,35 @@ export const prefetches: Prefetches = Object.assign({}, ...modules.map((m) => m.
 export const operations: OperationSpecs = Object.assign({}, ...modules.map((m) => m.operations ?? {}));
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type LoadersOf<M> = M extends { loaders: (em: EntityManager) => infer L } ? L : never;
+type LoadersOf<M> = M extends { loaders: (db: Db) => infer L } ? L : never;
 
 /** The request's DataLoaders: every module's, by name. */
 export type Loaders = UnionToIntersection<LoadersOf<(typeof registry)[number]>>;
 
-const EM = Symbol('entity manager');
+const DB = Symbol('database');
 const BUILT = Symbol('loaders built');
 
 interface RequestLoaders {
-  [EM]: EntityManager;
+  [DB]: Db;
   [BUILT]?: object[];
 }
 
 /**
  * Every module's loader names as getters that build that module's loaders (its factory, on the
- * request's entity manager) on first use. Made once, from the names the factories answer (they
+ * request's database) on first use. Made once, from the names the factories answer (they
  * only construct: repositories and DataLoaders, no I/O).
  */
-function loadersPrototype(em: EntityManager): object {
+function loadersPrototype(db: Db): object {
   const prototype = {};
   modules.forEach((module, index) => {
     const factory = module.loaders;
     if (!factory) return;
-    for (const name of Object.keys(factory(em))) {
+    for (const name of Object.keys(factory(db))) {
       Object.defineProperty(prototype, name, {
         enumerable: true,
         get(this: RequestLoaders) {
           const built = (this[BUILT] ??= []);
-          return (built[index] ??= factory(this[EM]))[name as keyof object];
+          return (built[index] ??= factory(this[DB]))[name as keyof object];
         },
       });
     }
@@ -76,8 +76,8 @@ function loadersPrototype(em: EntityManager): object {
 let prototype: object | undefined;
 
 /** Fresh DataLoaders for one request: every module's, each module's made when one of them is first used. */
-export function createLoaders(em: EntityManager): Loaders {
-  const loaders = Object.create((prototype ??= loadersPrototype(em))) as RequestLoaders;
-  loaders[EM] = em;
+export function createLoaders(db: Db): Loaders {
+  const loaders = Object.create((prototype ??= loadersPrototype(db))) as RequestLoaders;
+  loaders[DB] = db;
   return loaders as unknown as Loaders;
 }

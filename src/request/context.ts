@@ -1,10 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { lazyChild, Logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { Orm } from '../db/orm';
 import { AccessPolicy } from '../auth/access';
-import { requestEntityManager } from '../db/request-em';
+import { Db, requestDb } from '../db/request-db';
 import type { Viewer } from '../auth/viewer';
 import type { StandingViewer } from '../auth/standing';
 import type { Authenticator, Credentials } from '../auth/authenticate';
@@ -45,14 +44,15 @@ export interface RequestDeps {
   /** Per-account limit overrides (src/auth/limit-overrides.ts). */
   limits: LimitOverrides;
   /** Every module's DataLoaders, made fresh per request context. */
-  createLoaders(em: EntityManager): Loaders;
+  createLoaders(db: Db): Loaders;
 }
 
 /** The one request context, built the same way for Apollo, REST, MCP, graphql-ws and graphql-sse. */
 export interface Context {
   requestId: string;
   viewer: Viewer | null;
-  em: EntityManager;
+  /** The request's database: statements on the pool, and an entity manager forked on first use (src/db/request-db.ts). */
+  db: Db;
   loaders: Loaders;
   access: AccessPolicy;
   deps: RequestDeps;
@@ -76,18 +76,18 @@ export interface ContextInput {
 }
 
 export async function createContext(deps: RequestDeps, input: ContextInput): Promise<Context> {
-  // Forked on first use: a request served by hot reads alone never forks (see requestEntityManager).
-  const em = requestEntityManager(deps.orm);
+  // Its entity manager is forked on first use: a request served by hot reads alone never forks.
+  const db = requestDb(deps.orm);
   const requestId = input.requestId ?? randomUUID();
   // Built when something logs through it (most requests write nothing at the configured level).
   const log = input.log ?? lazyChild(deps.logger, () => ({ requestId }));
-  const viewer = await deps.authenticator.authenticate(em, input.credentials);
+  const viewer = await deps.authenticator.authenticate(db, input.credentials);
   return {
     requestId,
     viewer,
-    em,
-    loaders: deps.createLoaders(em),
-    access: new AccessPolicy(em),
+    db,
+    loaders: deps.createLoaders(db),
+    access: new AccessPolicy(db),
     deps,
     log,
     routerSecret: input.routerSecret,

@@ -3,6 +3,7 @@ import { issueVerificationCode } from '../../src/modules/auth/onboarding.service
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createApiKeyFor } from '../factories';
 import type { AccessCases } from './registry';
+import { dbOf } from '../../src/db/request-db';
 
 /** API keys are personal: every /api/keys route refuses account_id. */
 const refusesAccountId = { 'same-org account_id': 400, 'other-org account_id': 400, 'admin account_id': 400 } as const;
@@ -12,7 +13,7 @@ export const cases: AccessCases = {
   'POST /api/agents/verify': {
     request: async (s) => {
       const email = `matrix-${s.unique}@example.test`;
-      return { body: { email, code: await issueVerificationCode(new AuthRepository(s.t.orm.em.fork() as EntityManager), email) } };
+      return { body: { email, code: await issueVerificationCode(new AuthRepository(dbOf(s.t.orm.em.fork() as EntityManager)), email) } };
     },
   },
   'GET /api/keys': { expect: refusesAccountId },

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { AccessPolicy, reachCondition } from '../../src/auth/access';
 import { pgArray } from '../../src/db/sql';
+import { dbOf } from '../../src/db/request-db';
 import { AccountKind, Viewer } from '../../src/auth/viewer';
 import { createTestApp, TestApp } from '../app';
 
@@ -74,10 +75,10 @@ describe('the reach rule (real PostgreSQL, random membership graphs)', () => {
             `select a.id from accounts a where a.id = any(?::uuid[]) and ${reach.sql}`,
             [pgArray(ids), ...reach.bindings],
           );
-          const policy = new AccessPolicy(em);
-          const subset = await new AccessPolicy(em).accessibleAccountIds(viewer, ids);
+          const policy = new AccessPolicy(dbOf(em));
+          const subset = await new AccessPolicy(dbOf(em)).accessibleAccountIds(viewer, ids);
           const single = await Promise.all(ids.map((id) => policy.canAccessAccount(viewer, id)));
-          const batched = await Promise.all(ids.map((id) => new AccessPolicy(em).canAccessAccountBatched(viewer, id)));
+          const batched = await Promise.all(ids.map((id) => new AccessPolicy(dbOf(em)).canAccessAccountBatched(viewer, id)));
 
           const sorted = (set: Iterable<string>) => [...set].sort();
           expect(sorted(composed.map((r) => r.id))).toEqual(sorted(expected));
@@ -96,7 +97,7 @@ describe('the reach rule (real PostgreSQL, random membership graphs)', () => {
 
   it('an admin reaches every account, and a malformed id reaches nothing', async () => {
     const admin: Viewer = { accountId: randomUUID(), kind: AccountKind.person, name: 'admin', email: null, organizationIds: [], isAdmin: true, via: 'api_key' };
-    const policy = new AccessPolicy(em);
+    const policy = new AccessPolicy(dbOf(em));
     const someone = randomUUID();
     expect(reachCondition(admin, 'a.id').sql).toBe('true');
     expect([...(await policy.accessibleAccountIds(admin, [someone, 'not-a-uuid']))]).toEqual([someone]);

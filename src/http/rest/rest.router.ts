@@ -1,11 +1,11 @@
 import express, { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import { ExecutionResult, GraphQLSchema, validate } from 'graphql';
-import { CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { AppDeps } from '../../deps';
 import { AppError, FieldProblem, invalidInput } from '../../common/errors';
 import { inputProblems } from '../../common/input-guard';
 import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
+import { CompiledOperation, compileOperation, isCompiled } from '../../graphql/compile';
 import { restFields, routeDocument } from './documents';
 import { operationField, parseRestInput, restFieldName } from './inputs';
 import { HttpError, toAppError, toHttpError } from '../../common/error-status';
@@ -38,7 +38,7 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
 
 interface RestOperation {
   fieldName: string;
-  /** Runs the document compiled to a function (graphql-jit) on the route's first request, then reused. */
+  /** Runs the document compiled to a function (compileOperation, as GraphQL's executor) on the route's first request, then reused. */
   run(context: Context, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
 
@@ -48,17 +48,17 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   const document = routeDocument(schema, route);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`${where}: ${errors[0].message}`);
-  let compiled: CompiledQuery | undefined;
+  let compiled: CompiledOperation | undefined;
   return {
     fieldName: route.operation.split('.')[1],
     run(context, variables) {
       if (!compiled) {
-        const result = compileQuery(schema, document);
-        if (!isCompiledQuery(result)) throw new Error(`${where}: ${result.errors?.[0]?.message ?? 'does not compile'}`);
+        const result = compileOperation(schema, document);
+        if (!isCompiled(result)) throw new Error(`${where}: ${result.refused}`);
         compiled = result;
       }
       // Its variables come from input the route guarded whole (execute, below): the root field does not walk them again.
-      return compiled.query(INPUT_GUARDED, context, variables);
+      return compiled.run(context, variables, INPUT_GUARDED);
     },
   };
 }
@@ -72,13 +72,6 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[], calls = restRouteCalls(deps, schema, routes)): express.Router {
 
   const router = express.Router();
-  // Param-less routes answer straight from a lookup by method and path (see exactRoutes); anything else goes through the route table.
-  const exact = new Map<string, RequestHandler[]>();
-  router.use((req: Request, res: ExpressResponse, next: NextFunction) => {
-    const handlers = exact.get(`${req.method} ${req.path}`);
-    if (handlers) dispatch(handlers, req, res, next);
-    else next();
-  });
   // Only after mediaType below has let the request through: anything it parses is meant as JSON.
   const json = express.json({ limit: deps.config.http.bodyLimit, strict: false, type: () => true });
   // A body must say it is JSON: a text/plain or form post (which any web page can make from a
@@ -96,7 +89,6 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
   };
 
   const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
-  const chains = new Map<RestRoute, RequestHandler[]>();
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const readsBody = route.method !== 'GET';
@@ -160,9 +152,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const handlers: RequestHandler[] =
       route.method === 'POST' ? [authenticate, mediaType, json, idempotency, scoped, run] : readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
     router[method](route.path, ...handlers);
-    chains.set(route, handlers);
   }
-  for (const [key, handlers] of exactRoutes(chains)) exact.set(key, handlers);
 
   router.use(async (req: Request, res: ExpressResponse, next: NextFunction) => {
     res.locals.route = 'unmatched';
@@ -262,57 +252,4 @@ export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: Res
     });
   }
   return calls;
-}
-
-/** Route paths the lookup understands: literal segments and `:param` segments. */
-const SIMPLE_PATH = /^(\/(:\w+|[\w.-]+))+$/;
-
-/** Whether the router would match `path` against route path `pattern` (segment by segment; its regexps ignore case). */
-function mayMatch(pattern: string, path: string): boolean {
-  const expected = pattern.split('/');
-  const given = path.split('/');
-  return expected.length === given.length && expected.every((segment, i) => (segment.startsWith(':') ? given[i] !== '' : segment.toLowerCase() === given[i].toLowerCase()));
-}
-
-/**
- * The param-less routes the router would pick by method and exact path, keyed `METHOD path` (and
- * `METHOD path/`: the router matches a trailing slash too). Looked up before the route table, they
- * spare a request the table's regular expressions up to its route. A route is left to the table
- * (every request of another case, HEAD, OPTIONS, a path with parameters is) when another route of
- * its method could match its path, or when any route path is one the lookup does not understand.
- */
-export function exactRoutes<H>(chains: Map<RestRoute, H>): Map<string, H> {
-  const exact = new Map<string, H>();
-  const routes = [...chains.keys()];
-  if (!routes.every((r) => SIMPLE_PATH.test(r.path))) return exact;
-  for (const route of routes) {
-    if (route.path.includes(':')) continue;
-    if (routes.some((other) => other !== route && other.method === route.method && mayMatch(other.path, route.path))) continue;
-    exact.set(`${route.method} ${route.path}`, chains.get(route)!);
-    exact.set(`${route.method} ${route.path}/`, chains.get(route)!);
-  }
-  return exact;
-}
-
-/**
- * Runs a route's handlers as the router's route dispatch does: in order, each on `next()`; an
- * error (thrown, rejected or passed to next) leaves the route for the router's error handling.
- * A route's last handler answers (or fails): none falls through to the next route.
- */
-function dispatch(handlers: RequestHandler[], req: Request, res: ExpressResponse, next: NextFunction): void {
-  let index = 0;
-  const step = (error?: unknown): void => {
-    if (error) return next(error);
-    const handler = handlers[index++];
-    if (!handler) return next();
-    try {
-      const returned = handler(req, res, step) as unknown;
-      if (returned && typeof (returned as Promise<unknown>).then === 'function') {
-        (returned as Promise<unknown>).then(undefined, (rejected: unknown) => step(rejected || new Error('Rejected promise')));
-      }
-    } catch (thrown) {
-      step(thrown);
-    }
-  };
-  step();
 }

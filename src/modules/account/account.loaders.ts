@@ -1,13 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Account } from './account.entity';
 import { AccountRepository } from './account.repository';
 import type { OrganizationType } from './account.types';
+import type { Db } from '../../db/request-db';
 
 export type AccountLoaders = ReturnType<typeof createAccountLoaders>;
 
-export function createAccountLoaders(em: EntityManager) {
-  const repo = new AccountRepository(em);
+export function createAccountLoaders(db: Db) {
+  const repo = new AccountRepository(db);
   return {
     accountById: new DataLoader<string, Account | null>(async (ids) => {
       const rows = await repo.accountsByIds(ids);

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
 import { Account, AccountKind, Membership } from './account.entity';
 import type { AccountInvitation, OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
+import type { Db } from '../../db/request-db';
 
 /** Most pending invitations an organization may have out, and an account may hold. */
 export interface InvitationCaps {
@@ -38,23 +39,23 @@ class LostRace extends Error {}
 
 /** Every read and write of accounts, memberships, organization invitations and identity-provider bindings. */
 export class AccountRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** The account bound to an identity provider's (issuer, subject), if any. */
   async accountOfIdentity(issuer: string, subject: string): Promise<string | null> {
-    const rows = await this.em.execute<{ account_id: string }[]>('select account_id from account_identities where issuer = ? and subject = ?', [issuer, subject]);
+    const rows = await this.db.execute<{ account_id: string }>('select account_id from account_identities where issuer = ? and subject = ?', [issuer, subject]);
     return rows[0]?.account_id ?? null;
   }
 
   /** The person whose address is this proven one (an agent+ signup's unproven address never matches). */
   async personWithProvenEmail(email: string): Promise<string | null> {
-    const rows = await this.em.execute<{ id: string }[]>(`select id from accounts where email = ? and kind = 'person' and email_verified_at is not null`, [email]);
+    const rows = await this.db.execute<{ id: string }>(`select id from accounts where email = ? and kind = 'person' and email_verified_at is not null`, [email]);
     return rows[0]?.id ?? null;
   }
 
   /** Binds an identity to the account; false when the identity is bound already (to any account). */
   async bindIdentity(accountId: string, issuer: string, subject: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>(
+    const rows = await this.db.execute<{ id: string }>(
       `insert into account_identities (id, created_at, updated_at, account_id, issuer, subject)
        values (gen_random_uuid(), now(), now(), ?, ?, ?)
        on conflict (issuer, subject) do nothing returning id`,
@@ -70,16 +71,16 @@ export class AccountRepository {
    */
   async createPersonWithIdentity(person: { name: string; email: string | null }, identity: { issuer: string; subject: string | null }): Promise<string | null> {
     try {
-      return await this.em.transactional(async (tx) => {
+      return await this.db.transactional(async (tx) => {
         if (person.email) await tx.execute(`update accounts set email = null, updated_at = now() where email = ? and email_verified_at is null`, [person.email]);
-        const rows = await tx.execute<{ id: string }[]>(
+        const rows = await tx.execute<{ id: string }>(
           `insert into accounts (id, created_at, updated_at, kind, name, email, email_verified_at)
            values (gen_random_uuid(), now(), now(), ?, ?, ?, case when ?::text is null then null else now() end)
            on conflict do nothing returning id`,
           [AccountKind.person, person.name, person.email, person.email],
         );
         if (!rows[0]) throw new LostRace();
-        if (identity.subject && !(await new AccountRepository(tx as EntityManager).bindIdentity(rows[0].id, identity.issuer, identity.subject))) throw new LostRace();
+        if (identity.subject && !(await new AccountRepository(tx).bindIdentity(rows[0].id, identity.issuer, identity.subject))) throw new LostRace();
         return rows[0].id;
       });
     } catch (error) {
@@ -89,12 +90,12 @@ export class AccountRepository {
   }
 
   accountsByIds(ids: readonly string[]): Promise<Account[]> {
-    return this.em.find(Account, { id: { $in: [...ids] } });
+    return this.db.em.find(Account, { id: { $in: [...ids] } });
   }
 
   /** Organizations the accounts are members of, by name, each row naming its member. */
   async organizationsOfMembers(memberIds: readonly string[]): Promise<({ member_id: string } & OrganizationType)[]> {
-    const rows = await this.em.getConnection().execute<{ member_id: string; id: string; name: string; created_at: string }[]>(
+    const rows = await this.db.execute<{ member_id: string; id: string; name: string; created_at: string }>(
       `select m.member_id, o.id, o.name, o.created_at from memberships m join accounts o on o.id = m.organization_id
         where m.member_id = any(?::uuid[]) order by o.name, o.id`,
       [pgArray(memberIds)],
@@ -110,7 +111,7 @@ export class AccountRepository {
    */
   async organizationsPage(memberId: string, position: Position<readonly string[]>, limit: number): Promise<{ total: number; skipped: number; organizations: OrganizationType[] }> {
     const skip = skippedSql(position, ([name, id]) => ({ sql: '(select count(*)::int from mine where (name, id) <= (?, ?::uuid))', bindings: [name, id] }));
-    const rows = await this.em.getConnection().execute<{ total: number; skipped: number; id: string | null; name: string; created_at: string }[]>(
+    const rows = await this.db.execute<{ total: number; skipped: number; id: string | null; name: string; created_at: string }>(
       `with mine as (select o.id, o.name, o.created_at from memberships m join accounts o on o.id = m.organization_id where m.member_id = ?),
        skip as (select ${skip.sql} as n),
        page as (select * from mine order by name, id offset (select n from skip) limit ?)
@@ -129,7 +130,7 @@ export class AccountRepository {
 
   /** The account's pending invitations, oldest first. */
   async invitationsOfAccount(accountId: string): Promise<AccountInvitation[]> {
-    const rows = await this.em.getConnection().execute<{ id: string; name: string; created_at: string; invited_at: string }[]>(
+    const rows = await this.db.execute<{ id: string; name: string; created_at: string; invited_at: string }>(
       `select o.id, o.name, o.created_at, i.created_at as invited_at from organization_invitations i join accounts o on o.id = i.organization_id
         where i.account_id = ? order by i.created_at, o.id`,
       [accountId],
@@ -139,7 +140,7 @@ export class AccountRepository {
 
   /** Creates an organization with `founderId` as its first member. */
   createOrganization(name: string, founderId: string): Promise<Account> {
-    return this.em.transactional(async (em) => {
+    return this.db.em.transactional(async (em) => {
       const created = em.create(Account, { kind: AccountKind.organization, name });
       em.create(Membership, { organization: created, member: em.getReference(Account, founderId) });
       return created;
@@ -152,8 +153,8 @@ export class AccountRepository {
    * one without an inviter membership counts only when the organization itself invited.
    */
   acceptInvitation(organizationId: string, accountId: string): Promise<boolean> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       const deleted = await em.execute<{ id: string }[]>(
         `delete from organization_invitations where organization_id = ? and account_id = ?
           and (inviter_membership_id is not null or invited_by_id = organization_id) returning id`,
@@ -166,8 +167,8 @@ export class AccountRepository {
 
   /** Makes the account a member (idempotent) and drops its pending invitation, if any. */
   addMembership(organizationId: string, accountId: string): Promise<void> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       await insertMembership(em, organizationId, accountId);
       await em.execute(`delete from organization_invitations where organization_id = ? and account_id = ?`, [organizationId, accountId]);
     });
@@ -179,8 +180,8 @@ export class AccountRepository {
    * invitee's rows are locked (in id order) so concurrent invitations cannot pass the caps.
    */
   invite(organizationId: string, accountId: string, invitedById: string, caps: InvitationCaps): Promise<InviteOutcome> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       await em.execute(`select id from accounts where id = any(?::uuid[]) order by id for update`, [pgArray([organizationId, accountId])]);
       const [state] = await em.execute<{ member: boolean; invited: boolean; by_organization: number; by_account: number }[]>(
         `select exists (select 1 from memberships where organization_id = ? and member_id = ?) as member,
@@ -210,7 +211,7 @@ export class AccountRepository {
 
   /** Deletes the account's pending invitation; false when it had none. */
   async declineInvitation(organizationId: string, accountId: string): Promise<boolean> {
-    const declined = await this.em.execute<{ id: string }[]>(
+    const declined = await this.db.em.execute<{ id: string }[]>(
       `delete from organization_invitations where organization_id = ? and account_id = ? returning id`,
       [organizationId, accountId],
     );
@@ -223,8 +224,8 @@ export class AccountRepository {
    * membership (foreign keys cascade; read first to be answered).
    */
   removeMembership(organizationId: string, accountId: string): Promise<Revocation> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       const revoked = await revocationsOf(em, `m.organization_id = ? and m.member_id = ?`, [organizationId, accountId]);
       const members = await em.execute<{ id: string }[]>(`delete from memberships where organization_id = ? and member_id = ? returning id`, [organizationId, accountId]);
       const invitation = await em.execute<{ id: string }[]>(`delete from organization_invitations where organization_id = ? and account_id = ? returning id`, [organizationId, accountId]);
@@ -237,8 +238,8 @@ export class AccountRepository {
    * and runs; a catalog left with no linked account goes too. Answers what it ended.
    */
   deleteOrganization(organizationId: string): Promise<OrganizationDeletion> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       await em.execute(`select id from accounts where id = ? for update`, [organizationId]);
       const members = await em.execute<{ id: string }[]>(`select member_id as id from memberships where organization_id = ? order by member_id`, [organizationId]);
       const invitations = await em.execute<{ id: string }[]>(`select account_id as id from organization_invitations where organization_id = ? order by account_id`, [organizationId]);
@@ -258,7 +259,7 @@ export class AccountRepository {
 
   /** The organization's members, by name. */
   members(organizationId: string): Promise<OrganizationMember[]> {
-    return this.em.getConnection().execute<OrganizationMember[]>(
+    return this.db.execute<OrganizationMember>(
       `select a.id, a.name, a.kind from memberships m join accounts a on a.id = m.member_id
         where m.organization_id = ? order by a.name, a.id`,
       [organizationId],
@@ -267,7 +268,7 @@ export class AccountRepository {
 
   /** The organization's pending invitations, oldest first. */
   async invitations(organizationId: string): Promise<OrganizationInvitee[]> {
-    const rows = await this.em.getConnection().execute<(Omit<OrganizationInvitee, 'invited_at'> & { invited_at: string })[]>(
+    const rows = await this.db.execute<(Omit<OrganizationInvitee, 'invited_at'> & { invited_at: string })>(
       `select a.id, a.name, a.kind, i.created_at as invited_at from organization_invitations i join accounts a on a.id = i.account_id
         where i.organization_id = ? order by i.created_at, a.id`,
       [organizationId],

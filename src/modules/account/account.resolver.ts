@@ -21,7 +21,7 @@ import {
 } from './account.types';
 
 /** The request's AccountService; the federation reference builds it the same way. */
-export const accountService = (ctx: Context) => new AccountService(new AccountRepository(ctx.em), ctx.access, ctx.loaders, {
+export const accountService = (ctx: Context) => new AccountService(new AccountRepository(ctx.db), ctx.access, ctx.loaders, {
     perOrganization: ctx.deps.config.memberships.invitationsPerOrganization,
     perAccount: ctx.deps.config.memberships.invitationsPerAccount,
   });

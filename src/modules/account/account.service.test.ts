@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { randomUUID } from 'node:crypto';
 import { AccessPolicy } from '../../auth/access';
@@ -7,6 +6,7 @@ import { Account, AccountKind } from './account.entity';
 import type { InvitationCaps, InviteOutcome, OrganizationDeletion, Revocation } from './account.repository';
 import { AccountService, type AccountStore, type MembershipAccess } from './account.service';
 import type { OrganizationInvitee, OrganizationMember, OrganizationType } from './account.types';
+import type { Db } from '../../db/request-db';
 
 /** Accounts, memberships and invitations in memory (the SQL is covered by membership.int.test.ts). */
 class FakeAccountStore implements AccountStore {
@@ -94,7 +94,7 @@ describe('AccountService membership rules', () => {
   beforeEach(() => {
     store = new FakeAccountStore();
     // The organization rules are pure; only the roster lookup reads the database.
-    const policy = new AccessPolicy({} as EntityManager);
+    const policy = new AccessPolicy({} as Db);
     const access: MembershipAccess = {
       requireAccess: (v, question) => policy.requireAccess(v, question),
       mayAccess: (v, question) => policy.mayAccess(v, question),

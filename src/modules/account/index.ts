@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../../db/request-db';
 import type { IdentityAccounts } from '../../auth/jwt';
 import type { AppModule } from '../module';
 import { AccountRepository } from './account.repository';
@@ -23,5 +23,5 @@ export const accountModule = {
 
 /** For the composition root: the accounts JWT sign-in finds or makes (handed to JwtVerifier). */
 export const identityAccounts: IdentityAccounts = {
-  accountFor: (em: EntityManager, identity) => new ProvisioningService(new AccountRepository(em)).accountFor(identity),
+  accountFor: (db: Db, identity) => new ProvisioningService(new AccountRepository(db)).accountFor(identity),
 };

@@ -8,6 +8,7 @@ import { createAccountLoaders } from './account.loaders';
 import { AccountRepository } from './account.repository';
 import { AccountService } from './account.service';
 import { AddOrganizationMemberDocument, MeDocument } from '../../../test/generated/graphql';
+import { dbOf } from '../../db/request-db';
 
 describe('organization membership (/api/organizations/:id/members)', () => {
   let t: TestApp;
@@ -363,9 +364,9 @@ describe('membership lifecycle: what a membership granted ends with it (issues 2
     await t.orm.em.fork().getConnection().execute(`delete from memberships where organization_id = ? and member_id = ?`, [org.id, mallory.account.id]);
     // The viewer as another instance may still hold it for a moment: the membership listed.
     const stale = { accountId: mallory.account.id, kind: AccountKind.person, name: 'Mallory', email: null, organizationIds: [org.id], isAdmin: false, via: 'api_key' as const };
-    const em = t.orm.em.fork() as EntityManager;
-    const service = new AccountService(new AccountRepository(em), new AccessPolicy(em), createAccountLoaders(em), { perOrganization: 100, perAccount: 20 });
+    const db = dbOf(t.orm.em.fork() as EntityManager);
+    const service = new AccountService(new AccountRepository(db), new AccessPolicy(db), createAccountLoaders(db), { perOrganization: 100, perAccount: 20 });
     await expect(service.addMember(stale, { id: org.id, account_id: alt.account.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    expect(await em.getConnection().execute(`select 1 from organization_invitations where organization_id = ?`, [org.id])).toEqual([]);
+    expect(await db.execute(`select 1 from organization_invitations where organization_id = ?`, [org.id])).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
 import { AgentRepository } from './agent.repository';
 import type { AgentTemplateType } from './agent.types';
+import type { Db } from '../../db/request-db';
 
 /** A template id asked for by one viewer (loaders live for one request, so one viewer). */
 export interface TemplateKey {
@@ -13,8 +13,8 @@ export interface TemplateKey {
 
 export type AgentLoaders = ReturnType<typeof createAgentLoaders>;
 
-export function createAgentLoaders(em: EntityManager) {
-  const repo = new AgentRepository(em);
+export function createAgentLoaders(db: Db) {
+  const repo = new AgentRepository(db);
   return {
     /** A template as the viewer sees it, or null when it is absent or not visible to the viewer. */
     visibleTemplateById: new DataLoader<TemplateKey, AgentTemplateType | null, string>(

@@ -2,13 +2,13 @@ import type { Position } from '../../common/paging';
 import { skippedSql } from '../../db/pages';
 import { TEMPLATES_PAGE_MAX } from './agent.inputs';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { pgArray } from '../../db/sql';
 import { Account } from '../account';
 import { AgentTemplate, TemplateShare } from './agent-template.entity';
 import type { AgentTemplateType } from './agent.types';
+import type { Db } from '../../db/request-db';
 
 /**
  * Agent templates (decisions §6): a viewer sees its own, the public ones, and those shared with
@@ -90,11 +90,11 @@ export type AgentStore = Omit<AgentRepository, 'transaction'> & {
  * visibility predicate, so a template the viewer may not see is absent from the same statement.
  */
 export class AgentRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** Runs `work` in one transaction, on a repository bound to it. */
   transaction<T>(work: (repo: AgentRepository) => Promise<T>): Promise<T> {
-    return this.em.transactional((tx) => work(new AgentRepository(tx as EntityManager)));
+    return this.db.transactional((tx) => work(new AgentRepository(tx)));
   }
 
   /**
@@ -103,7 +103,7 @@ export class AgentRepository {
    */
   async visibleTemplates(viewer: Viewer, adminOrgId: string, ids?: readonly string[], page = { offset: 0, limit: TEMPLATES_PAGE_MAX }): Promise<AgentTemplateType[]> {
     const visible = templateVisibility(viewer, 't');
-    const rows = await this.em.execute<TemplateRow[]>(
+    const rows = await this.db.em.execute<TemplateRow[]>(
       `select t.id, t.title, t.description, t.prompt, t.tags, t.is_private, t.favorites_count, t.created_at, t.updated_at,
               c.id as creator_id, c.name as creator_name, c.image as creator_image,
               (c.id = ? or exists (select 1 from memberships m where m.member_id = c.id and m.organization_id = ?)) as creator_is_admin,
@@ -127,7 +127,7 @@ export class AgentRepository {
   async visibleTemplatesPage(viewer: Viewer, adminOrgId: string, position: Position<readonly string[]>, limit: number): Promise<TemplatesPage> {
     const visible = templateVisibility(viewer, 't');
     const skip = skippedSql(position, ([title, id]) => ({ sql: '(select count(*)::int from visible where (title, id) <= (?, ?::uuid))', bindings: [title, id] }));
-    const rows = await this.em.execute<(TemplateRow & { total: number; skipped: number })[]>(
+    const rows = await this.db.em.execute<(TemplateRow & { total: number; skipped: number })[]>(
       `with visible as (select t.id, t.title from agent_templates t where ${visible.sql}),
        skip as (select ${skip.sql} as n),
        page as (select v.id from visible v order by v.title, v.id offset (select n from skip) limit ?)
@@ -150,14 +150,14 @@ export class AgentRepository {
   /** Whether the viewer sees the template (false also when it does not exist). */
   async isVisible(viewer: Viewer, id: string): Promise<boolean> {
     const visible = templateVisibility(viewer, 't');
-    const seen = await this.em.execute(`select 1 from agent_templates t where t.id = ? and ${visible.sql}`, [id, ...visible.bindings]);
+    const seen = await this.db.em.execute(`select 1 from agent_templates t where t.id = ? and ${visible.sql}`, [id, ...visible.bindings]);
     return seen.length > 0;
   }
 
   /** Locks the template row until the transaction ends, when the viewer sees it; false otherwise. */
   async lockVisible(viewer: Viewer, id: string): Promise<boolean> {
     const visible = templateVisibility(viewer, 't');
-    const locked = await this.em.execute<{ id: string }[]>(
+    const locked = await this.db.em.execute<{ id: string }[]>(
       `select t.id from agent_templates t where t.id = ? and ${visible.sql} for update of t`,
       [id, ...visible.bindings],
     );
@@ -165,7 +165,7 @@ export class AgentRepository {
   }
 
   async addFavourite(templateId: string, accountId: string): Promise<void> {
-    await this.em.execute(
+    await this.db.em.execute(
       `insert into template_favourites (id, template_id, account_id, created_at, updated_at)
        values (gen_random_uuid(), ?, ?, now(), now()) on conflict (template_id, account_id) do nothing`,
       [templateId, accountId],
@@ -173,12 +173,12 @@ export class AgentRepository {
   }
 
   async removeFavourite(templateId: string, accountId: string): Promise<void> {
-    await this.em.execute('delete from template_favourites where template_id = ? and account_id = ?', [templateId, accountId]);
+    await this.db.em.execute('delete from template_favourites where template_id = ? and account_id = ?', [templateId, accountId]);
   }
 
   /** Recounts favorites_count from template_favourites and answers the count written. */
   async recountFavourites(templateId: string): Promise<number> {
-    const [row] = await this.em.execute<{ favorites_count: number }[]>(
+    const [row] = await this.db.em.execute<{ favorites_count: number }[]>(
       `update agent_templates set favorites_count = (select count(*) from template_favourites where template_id = ?)
         where id = ? returning favorites_count`,
       [templateId, templateId],
@@ -188,31 +188,31 @@ export class AgentRepository {
 
   /** Adds a template of `creatorId` with its shares to the unit of work; answers its id. */
   createTemplate(creatorId: string, fields: NewTemplate): string {
-    const template = this.em.create(AgentTemplate, {
-      creator: this.em.getReference(Account, creatorId),
+    const template = this.db.em.create(AgentTemplate, {
+      creator: this.db.em.getReference(Account, creatorId),
       title: fields.title,
       description: fields.description,
       prompt: fields.prompt,
       tags: fields.tags,
       isPrivate: fields.isPrivate,
     });
-    for (const email of fields.sharedEmails) this.em.create(TemplateShare, { template, email });
+    for (const email of fields.sharedEmails) this.db.em.create(TemplateShare, { template, email });
     return template.id;
   }
 
   /** The template when `accountId` created it; null when it does not exist or is another account's. */
   ownedTemplate(accountId: string, id: string): Promise<AgentTemplate | null> {
-    return this.em.findOne(AgentTemplate, { id, creator: accountId });
+    return this.db.em.findOne(AgentTemplate, { id, creator: accountId });
   }
 
   /** Replaces the addresses the template is shared with. */
   async replaceShares(template: AgentTemplate, emails: readonly string[]): Promise<void> {
-    await this.em.nativeDelete(TemplateShare, { template: template.id });
-    for (const email of emails) this.em.create(TemplateShare, { template, email });
+    await this.db.em.nativeDelete(TemplateShare, { template: template.id });
+    for (const email of emails) this.db.em.create(TemplateShare, { template, email });
   }
 
   /** Deletes the template (shares and favourites cascade) when `accountId` created it; false otherwise. */
   async deleteOwned(accountId: string, id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(AgentTemplate, { id, creator: accountId })) > 0;
+    return (await this.db.em.nativeDelete(AgentTemplate, { id, creator: accountId })) > 0;
   }
 }

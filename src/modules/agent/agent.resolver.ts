@@ -11,7 +11,7 @@ import { AgentService } from './agent.service';
 import { AgentTemplatePage, AgentTemplateType, CreateAgentTemplateInput, DeleteAgentTemplateInput, SetAgentTemplateFavoriteInput, UpdateAgentTemplateInput } from './agent.types';
 
 /** The request's AgentService; the federation reference builds it the same way. */
-export const agentService = (ctx: Context) => new AgentService(new AgentRepository(ctx.em), ctx.loaders, { adminOrgId: ctx.deps.config.auth.adminOrgId });
+export const agentService = (ctx: Context) => new AgentService(new AgentRepository(ctx.db), ctx.loaders, { adminOrgId: ctx.deps.config.auth.adminOrgId });
 
 @Resolver()
 export class AgentResolver {

@@ -1,11 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { batchPages, Page, PageKey, pageKeyOf } from '../../db/pages';
 import { ArtistRepository } from './artist.repository';
 import type { SocialProfile } from './artist.types';
+import type { Db } from '../../db/request-db';
 
-export function createArtistLoaders(em: EntityManager) {
-  const repo = new ArtistRepository(em);
+export function createArtistLoaders(db: Db) {
+  const repo = new ArtistRepository(db);
   return {
     /** A page of an artist's socials, oldest link first; batched over artists. */
     socialsPage: new DataLoader<PageKey, Page<SocialProfile>, string>(

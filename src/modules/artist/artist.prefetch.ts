@@ -31,7 +31,7 @@ export const artistPrefetch: Prefetches = {
     sql(ctx, field, artistId) {
       const page = offsetPage(field.args);
       if (!ctx.viewer || !page) return null;
-      return new ArtistRepository(ctx.em).socialsJson(ctx.viewer, artistId, page.offset, page.limit);
+      return new ArtistRepository(ctx.db).socialsJson(ctx.viewer, artistId, page.offset, page.limit);
     },
 
     prime(ctx, field, artistId, value) {

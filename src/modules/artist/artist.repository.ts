@@ -1,12 +1,12 @@
 import { LIST_BOUNDS } from '../../common/bounds';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
 import { pagedRows, PagedRow, skippedSql } from '../../db/pages';
-import { hotQuery, pgArray, query } from '../../db/sql';
+import { pgArray, query } from '../../db/sql';
 import type { UpsertSocialInput } from './artist.inputs';
 import type { RosterArtist, SocialProfile } from './artist.types';
+import type { Db } from '../../db/request-db';
 
 const SOCIAL_COLUMNS = `l.id, s.id as social_id, s.username, s.profile_url, s.avatar, s.bio, s.follower_count, s.following_count, s.region, s.updated_at`;
 
@@ -67,13 +67,13 @@ export interface ArtistSocialsPage {
 
 /** Every read and write of rosters (roster_entries), artist accounts and their social profiles. */
 export class ArtistRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** A page of each artist's socials, oldest link first, in one statement (a row with a null item for an artist past its end). */
   async socialsPages(artistIds: string[], position: Position<readonly string[]>, limit: number): Promise<PagedRow<SocialProfile>[]> {
     const page = socialsPageJson('pg_t.id', position, limit);
     const rows = await query<{ owner: string; page: SocialsPageJson }>(
-      this.em,
+      this.db.em,
       `select pg_t.id as owner, ${page.sql} as page from unnest(?::uuid[]) as pg_t(id)`,
       [...page.bindings, pgArray(artistIds)],
     );
@@ -88,9 +88,7 @@ export class ArtistRepository {
   async socialsPageWithAccess(viewer: Viewer, artistId: string, position: Position<readonly string[]>, limit: number): Promise<ArtistSocialsPage | null> {
     const reach = reachCondition(viewer, 'a.id');
     const page = socialsPageJson('a.id', position, limit);
-    const rows = await hotQuery<{ reachable: boolean; page: SocialsPageJson | null }>(
-      this.em,
-      `select r.reachable, case when r.reachable then ${page.sql} end as page
+    const rows = await this.db.hot<{ reachable: boolean; page: SocialsPageJson | null }>(`select r.reachable, case when r.reachable then ${page.sql} end as page
          from accounts a cross join lateral (select ${reach.sql} as reachable) r
         where a.id = ? and a.kind = 'artist'`,
       [...page.bindings, ...reach.bindings, artistId],
@@ -109,7 +107,7 @@ export class ArtistRepository {
   async rosterPage(ownerIds: string[], extra: SqlCondition[], position: Position<readonly string[]>, limit: number): Promise<RosterPage> {
     const skip = skippedSql(position, ([name, id]) => ({ sql: '(select count(*)::int from roster where (name, id) <= (?, ?::uuid))', bindings: [name, id] }));
     const rows = await query<RosterArtist & Record<string, unknown> & { total: number; skipped: number }>(
-      this.em,
+      this.db.em,
       `with roster as (
          select a.id, a.name from accounts a where a.id in (select r.artist_id from roster_entries r where r.owner_id = any(?::uuid[]))),
        skip as (select ${skip.sql} as n),
@@ -144,9 +142,9 @@ export class ArtistRepository {
   /** A new artist account on the owner's roster, in one transaction. */
   /** Null, writing nothing, when the owner's roster holds `rosterMax` artists already. */
   createArtist(ownerId: string, name: string, rosterMax = Number.MAX_SAFE_INTEGER): Promise<RosterArtist | null> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
-      if ((await new ArtistRepository(em).lockRosterSize(ownerId)) >= rosterMax) return null;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
+      if ((await new ArtistRepository(tx).lockRosterSize(ownerId)) >= rosterMax) return null;
       const [artist] = await query<RosterArtist>(
         em,
         `insert into accounts (id, kind, name, created_at, updated_at) values (gen_random_uuid(), 'artist', ?, now(), now())
@@ -163,9 +161,9 @@ export class ArtistRepository {
 
   /** The owner's roster size, with the owner's account row locked until the transaction ends (concurrent roster writes wait). */
   async lockRosterSize(ownerId: string): Promise<number> {
-    await this.em.execute(`select 1 from accounts where id = ? for update`, [ownerId]);
+    await this.db.em.execute(`select 1 from accounts where id = ? for update`, [ownerId]);
     // Counted by a statement of its own: its snapshot is taken after the lock, so it sees what the writer before us committed.
-    const [row] = await this.em.execute<{ n: number }[]>(`select count(*)::int as n from roster_entries where owner_id = ?`, [ownerId]);
+    const [row] = await this.db.em.execute<{ n: number }[]>(`select count(*)::int as n from roster_entries where owner_id = ?`, [ownerId]);
     return row?.n ?? 0;
   }
 
@@ -174,13 +172,13 @@ export class ArtistRepository {
    * names as `key`. Runs on this repository's entity manager, inside the caller's transaction if any.
    */
   async createRosterArtists(ownerId: string, names: string[]): Promise<{ id: string; key: string }[]> {
-    const created = await this.em.execute<{ id: string; key: string }[]>(
+    const created = await this.db.em.execute<{ id: string; key: string }[]>(
       `insert into accounts (id, kind, name, created_at, updated_at)
        select gen_random_uuid(), 'artist', t.name, now(), now() from unnest(?::text[]) as t(name)
        returning id, lower(name) as key`,
       [pgArray(names)],
     );
-    await this.em.execute(
+    await this.db.em.execute(
       `insert into roster_entries (id, owner_id, artist_id, created_at, updated_at)
        select gen_random_uuid(), ?, t.id, now(), now() from unnest(?::uuid[]) as t(id)`,
       [ownerId, pgArray(created.map((c) => c.id))],
@@ -195,8 +193,8 @@ export class ArtistRepository {
    * LIST_BOUNDS.socialsPerArtist profiles already.
    */
   upsertSocial(input: UpsertSocialInput): Promise<SocialProfile | 'full' | null> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       // The artist is locked, so concurrent upserts count each other (counted after the lock, in a statement of its own).
       await em.execute(`select 1 from accounts where id = ? for update`, [input.id]);
       const [held] = await em.execute<{ n: number; known: boolean }[]>(

@@ -23,7 +23,7 @@ import {
 } from './artist.types';
 
 /** The request's artist service (also used by the federation reference and by other modules through index.ts). */
-export const artistService = (ctx: Context) => new ArtistService(new ArtistRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds.rosterArtists);
+export const artistService = (ctx: Context) => new ArtistService(new ArtistRepository(ctx.db), ctx.access, ctx.loaders, ctx.deps.config.bounds.rosterArtists);
 
 @Resolver()
 export class ArtistResolver {

@@ -29,8 +29,8 @@ const keysPageInput = z.object({
 });
 
 const apiKeys = (ctx: Context) =>
-  new ApiKeyService(new AuthRepository(ctx.em), ctx.deps.config.auth, (accountId) => ctx.deps.limits.limit(accountId, 'apiKeysMax', MAX_ACTIVE_KEYS));
-const onboarding = (ctx: Context) => new OnboardingService(new AuthRepository(ctx.em), ctx.deps.config.auth, ctx.deps.mailer, ctx.log);
+  new ApiKeyService(new AuthRepository(ctx.db), ctx.deps.config.auth, (accountId) => ctx.deps.limits.limit(accountId, 'apiKeysMax', MAX_ACTIVE_KEYS));
+const onboarding = (ctx: Context) => new OnboardingService(new AuthRepository(ctx.db), ctx.deps.config.auth, ctx.deps.mailer, ctx.log);
 
 @Resolver()
 export class AuthResolver {

@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
 import { batchPages, Page, PageKey, pageKeyOf } from '../../db/pages';
 import { CatalogAccessRow, CatalogRepository, CatalogSongRow } from './catalog.repository';
 import type { CatalogAccount, Catalog, Song, SongCredit } from './catalog.types';
+import type { Db } from '../../db/request-db';
 
 export type SongsPageKey = PageKey & { filter: string | null };
 
@@ -28,8 +28,8 @@ async function perViewer<K extends { viewer: Viewer }, V>(keys: readonly K[], ru
   return keys.map((key) => answers.get(key)!);
 }
 
-export function createCatalogLoaders(em: EntityManager) {
-  const repo = new CatalogRepository(em);
+export function createCatalogLoaders(db: Db) {
+  const repo = new CatalogRepository(db);
   return {
     /**
      * A page of a catalog's songs by ISRC, optionally only those credited to an artist with the

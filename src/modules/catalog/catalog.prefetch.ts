@@ -52,7 +52,7 @@ export const catalogPrefetch: Prefetches = {
         const { request, filter } = asked;
         page = { offset: (request.page - 1) * request.limit, limit: request.limit, filter };
       }
-      return new CatalogRepository(ctx.em).artistCatalogsJson(ctx.viewer, artistId, { accounts, songs: page });
+      return new CatalogRepository(ctx.db).artistCatalogsJson(ctx.viewer, artistId, { accounts, songs: page });
     },
 
     prime(ctx, field, artistId, value) {

@@ -1,12 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition, SqlCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import type { Position } from '../../common/paging';
 import { pagedRows, PagedRow, skippedSql } from '../../db/pages';
-import { hotQuery, pgArray, query } from '../../db/sql';
+import { pgArray, query } from '../../db/sql';
 import { ArtistRepository } from '../artist';
 import type { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
+import type { Db } from '../../db/request-db';
 
 /** A catalog entry as a Song of its catalog. */
 export type CatalogSongRow = Song;
@@ -159,11 +159,11 @@ export type CatalogSongWrites = Pick<
 
 /** Every read and write of catalogs, their account links, their song entries and credits. */
 export class CatalogRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** Runs `work` in one transaction, on a repository bound to it. */
   transaction<T>(work: (repo: CatalogSongWrites) => Promise<T>): Promise<T> {
-    return this.em.transactional((tx) => work(new CatalogRepository(tx as EntityManager)));
+    return this.db.transactional((tx) => work(new CatalogRepository(tx)));
   }
 
   /**
@@ -174,7 +174,7 @@ export class CatalogRepository {
     if (catalogIds.length === 0) return new Map();
     const reach = catalogReach(viewer, 'c.id');
     const rows = await query<CatalogAccessRow>(
-      this.em,
+      this.db.em,
       `select c.id, c.name, c.created_at, c.updated_at, ${reach.sql} as reachable
          from catalogs c where c.id = any(?::uuid[])`,
       [...reach.bindings, pgArray(catalogIds)],
@@ -190,9 +190,7 @@ export class CatalogRepository {
   async songsPageWithAccess(viewer: Viewer, catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null): Promise<CatalogSongsPage | null> {
     const reach = catalogReach(viewer, 'c.id');
     const page = songsPageJson('c.id', position, limit, filter);
-    const rows = await hotQuery<{ reachable: boolean; page: SongsPageJson | null }>(
-      this.em,
-      `select r.reachable, case when r.reachable then ${page.sql} end as page
+    const rows = await this.db.hot<{ reachable: boolean; page: SongsPageJson | null }>(`select r.reachable, case when r.reachable then ${page.sql} end as page
          from catalogs c cross join lateral (select ${reach.sql} as reachable) r
         where c.id = ?`,
       [...page.bindings, ...reach.bindings, catalogId],
@@ -209,7 +207,7 @@ export class CatalogRepository {
   async songsPages(catalogIds: string[], position: Position<readonly string[]>, limit: number, filter: string | null): Promise<PagedRow<CatalogSongRow>[]> {
     const page = songsPageJson('pg_o.id', position, limit, filter);
     const rows = await query<{ owner: string; page: SongsPageJson }>(
-      this.em,
+      this.db.em,
       `select pg_o.id as owner, ${page.sql} as page from unnest(?::uuid[]) as pg_o(id)`,
       [...page.bindings, pgArray(catalogIds)],
     );
@@ -219,7 +217,7 @@ export class CatalogRepository {
   /** Artists credited on each catalog entry, in credit order, with the credit time in epoch seconds. */
   creditsOfEntries(entryIds: readonly string[]): Promise<(SongCredit & { entry_id: string })[]> {
     return query(
-      this.em,
+      this.db.em,
       `select entry_id, id, name, timestamp from (
          select csa.catalog_song_id as entry_id, a.id, a.name, floor(extract(epoch from csa.created_at))::int as timestamp,
                 row_number() over (partition by csa.catalog_song_id order by csa.created_at, a.name, a.id) as rn
@@ -234,7 +232,7 @@ export class CatalogRepository {
   /** Catalogs linked to each account, by name. */
   catalogsOfAccounts(accountIds: readonly string[]): Promise<(Catalog & { account_id: string })[]> {
     return query(
-      this.em,
+      this.db.em,
       `select account_id, id, name, created_at, updated_at from (
          select ac.account_id, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by ac.account_id order by c.name, c.id) as rn
            from account_catalogs ac join catalogs c on c.id = ac.catalog_id
@@ -251,7 +249,7 @@ export class CatalogRepository {
   async reachableCatalogsOfArtists(viewer: Viewer, artistIds: readonly string[]): Promise<Map<string, Catalog[]>> {
     const catalogs = reachableCatalogsJson(viewer, 'ar_o.id');
     const rows = await query<{ artist_id: string; catalogs: CatalogJson[] }>(
-      this.em,
+      this.db.em,
       `select ar_o.id as artist_id, ${catalogs.sql} as catalogs from unnest(?::uuid[]) as ar_o(id)`,
       [...catalogs.bindings, pgArray(artistIds)],
     );
@@ -291,7 +289,7 @@ export class CatalogRepository {
   /** The accounts each catalog is linked to (catalogAccountsJson), by catalog. */
   async accountsOfCatalogs(catalogIds: readonly string[]): Promise<Map<string, CatalogAccount[]>> {
     const rows = await query<{ catalog_id: string; accounts: CatalogAccount[] }>(
-      this.em,
+      this.db.em,
       `select ca_o.id as catalog_id, ${catalogAccountsJson('ca_o.id')} as accounts from unnest(?::uuid[]) as ca_o(id)`,
       [pgArray(catalogIds)],
     );
@@ -302,7 +300,7 @@ export class CatalogRepository {
   reachableCatalogsOfIsrcs(viewer: Viewer, isrcs: readonly string[]): Promise<(Catalog & { isrc: string })[]> {
     const reach = catalogReach(viewer, 'c.id');
     return query(
-      this.em,
+      this.db.em,
       `select isrc, id, name, created_at, updated_at from (
          select cs.isrc, c.id, c.name, c.created_at, c.updated_at, row_number() over (partition by cs.isrc order by c.name, c.id) as rn
            from catalog_songs cs join catalogs c on c.id = cs.catalog_id
@@ -316,7 +314,7 @@ export class CatalogRepository {
   songsByIsrc(viewer: Viewer, isrcs: readonly string[]): Promise<Song[]> {
     const reach = catalogReach(viewer, 'cs.catalog_id');
     return query<Song>(
-      this.em,
+      this.db.em,
       `select distinct on (cs.isrc) ${SONG_COLUMNS} from catalog_songs cs
         where cs.isrc = any(?::text[]) and ${reach.sql}
         order by cs.isrc, ${LATEST_ENTRY}`,
@@ -332,7 +330,7 @@ export class CatalogRepository {
     const reach = catalogReach(viewer, 'cs.catalog_id');
     const skip = skippedSql(position, ([isrc]) => ({ sql: 'count(*) filter (where e.isrc <= ?) over (partition by e.artist_id)', bindings: [isrc] }));
     const rows = await query<Song & { owner: string; total: string; skipped: string; rn: string; artist_id: string }>(
-      this.em,
+      this.db.em,
       `with e as (
          select distinct on (csa.artist_id, cs.isrc) csa.artist_id, ${SONG_COLUMNS}
            from catalog_song_artists csa join catalog_songs cs on cs.id = csa.catalog_song_id
@@ -361,8 +359,8 @@ export class CatalogRepository {
     catalogId: string,
     through?: { organizationId: string; memberId: string },
   ): Promise<'account_catalogs' | 'catalog_accounts' | 'no_membership' | null> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       // The account and the catalog are locked, so concurrent links count each other (counted after the lock, in a statement of its own).
       await em.execute(`select 1 from accounts a, catalogs c where a.id = ? and c.id = ? for update`, [accountId, catalogId]);
       const [counts] = await em.execute<{ linked: boolean; catalogs: number; accounts: number }[]>(
@@ -399,7 +397,7 @@ export class CatalogRepository {
 
   /** The accounts the catalog is linked to in their own right (not through a membership). */
   async holdersOf(catalogId: string): Promise<string[]> {
-    const rows = await this.em.execute<{ account_id: string }[]>(`select account_id from account_catalogs where catalog_id = ? and membership_id is null`, [
+    const rows = await this.db.em.execute<{ account_id: string }[]>(`select account_id from account_catalogs where catalog_id = ? and membership_id is null`, [
       catalogId,
     ]);
     return rows.map((r) => r.account_id);
@@ -411,7 +409,7 @@ export class CatalogRepository {
    */
   async unlinkableAsHolder(actors: readonly string[], links: { catalog_id: string; account_id: string }[]): Promise<Set<string>> {
     if (!links.length) return new Set();
-    const rows = await this.em.execute<{ catalog_id: string; account_id: string }[]>(
+    const rows = await this.db.em.execute<{ catalog_id: string; account_id: string }[]>(
       `select ac.catalog_id, ac.account_id from account_catalogs ac
          join unnest(?::uuid[], ?::uuid[]) as t(catalog_id, account_id) on ac.catalog_id = t.catalog_id and ac.account_id = t.account_id
         where exists (select 1 from account_catalogs holder where holder.catalog_id = ac.catalog_id and holder.membership_id is null
@@ -423,8 +421,8 @@ export class CatalogRepository {
 
   /** A new catalog linked to the account, in one transaction; null (nothing written) when the account holds LIST_BOUNDS.catalogsPerAccount already. */
   createCatalog(accountId: string, name: string): Promise<Catalog | null> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       await em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
       const [held] = await em.execute<{ n: number }[]>(`select count(*)::int as n from account_catalogs where account_id = ?`, [accountId]);
       if ((held?.n ?? 0) >= LIST_BOUNDS.catalogsPerAccount) return null;
@@ -443,7 +441,7 @@ export class CatalogRepository {
 
   /** Which of these (catalog, ISRC) pairs have an entry already. */
   existingEntries(refs: EntryRef[]): Promise<EntryRef[]> {
-    return this.em.execute<EntryRef[]>(
+    return this.db.em.execute<EntryRef[]>(
       `select cs.catalog_id, cs.isrc from catalog_songs cs join unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
          on cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
       [pgArray(refs.map((e) => e.catalog_id)), pgArray(refs.map((e) => e.isrc))],
@@ -453,7 +451,7 @@ export class CatalogRepository {
   /** Upserts each catalog's own entry for its ISRC (a null album or lyrics keeps the current one); answers the entry ids. */
   upsertEntries(entries: EntryValues[]): Promise<(EntryRef & { id: string })[]> {
     // coalesce with the current entry: the proposed row must satisfy NOT NULL before ON CONFLICT applies.
-    return this.em.execute(
+    return this.db.em.execute(
       `insert into catalog_songs (id, catalog_id, isrc, name, album, lyrics, created_at, updated_at)
        select gen_random_uuid(), t.catalog_id, t.isrc, coalesce(t.name, e.name), t.album, t.lyrics, now(), now()
          from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[]) as t(catalog_id, isrc, name, album, lyrics)
@@ -476,7 +474,7 @@ export class CatalogRepository {
 
   /** Artist accounts whose lower-cased name is one of `keys`, oldest first. */
   artistsNamed(keys: string[]): Promise<{ id: string; key: string }[]> {
-    return this.em.execute(
+    return this.db.em.execute(
       `select id, lower(name) as key from accounts where kind = 'artist' and lower(name) = any(?::text[]) order by created_at, id`,
       [pgArray(keys)],
     );
@@ -484,17 +482,17 @@ export class CatalogRepository {
 
   /** New artist accounts on the owner's roster: the artist module writes rosters, here on this repository's transaction. */
   createRosterArtists(ownerId: string, names: string[]): Promise<{ id: string; key: string }[]> {
-    return new ArtistRepository(this.em).createRosterArtists(ownerId, names);
+    return new ArtistRepository(this.db).createRosterArtists(ownerId, names);
   }
 
   /** The owner's roster size, with the owner locked until the transaction ends (concurrent roster writes wait). */
   lockRosterSize(ownerId: string): Promise<number> {
-    return new ArtistRepository(this.em).lockRosterSize(ownerId);
+    return new ArtistRepository(this.db).lockRosterSize(ownerId);
   }
 
   /** Of these entries, those credited to more than `max` artists. */
   async entriesCreditedOver(entryIds: string[], max: number): Promise<Set<string>> {
-    const rows = await this.em.execute<{ id: string }[]>(
+    const rows = await this.db.em.execute<{ id: string }[]>(
       `select catalog_song_id as id from catalog_song_artists where catalog_song_id = any(?::uuid[]) group by catalog_song_id having count(*) > ?`,
       [pgArray(entryIds), max],
     );
@@ -503,7 +501,7 @@ export class CatalogRepository {
 
   /** Credits artists on entries (a credit given already stays as it is). */
   async creditArtists(credits: { entryId: string; artistId: string }[]): Promise<void> {
-    await this.em.execute(
+    await this.db.em.execute(
       `insert into catalog_song_artists (id, catalog_song_id, artist_id, created_at, updated_at)
        select gen_random_uuid(), t.entry_id, t.artist_id, now(), now() from unnest(?::uuid[], ?::uuid[]) as t(entry_id, artist_id)
        on conflict (catalog_song_id, artist_id) do nothing`,
@@ -513,13 +511,13 @@ export class CatalogRepository {
 
   /** Marks the catalogs changed now. */
   async touchCatalogs(catalogIds: string[]): Promise<void> {
-    await this.em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray(catalogIds)]);
+    await this.db.em.execute(`update catalogs set updated_at = now() where id = any(?::uuid[])`, [pgArray(catalogIds)]);
   }
 
   /** Catalog entries by id (in no particular order). */
   entriesById(entryIds: string[]): Promise<CatalogSongRow[]> {
     return query<CatalogSongRow>(
-      this.em,
+      this.db.em,
       `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at from catalog_songs cs where cs.id = any(?::uuid[])`,
       [pgArray(entryIds)],
     );
@@ -528,7 +526,7 @@ export class CatalogRepository {
   /** Every entry of the given catalogs, by catalog then ISRC. */
   entriesOfCatalogs(catalogIds: string[]): Promise<CatalogSongRow[]> {
     return query<CatalogSongRow>(
-      this.em,
+      this.db.em,
       `select cs.catalog_id, cs.id as entry_id, cs.isrc, cs.name, cs.album, cs.lyrics, cs.updated_at
          from catalog_songs cs where cs.catalog_id = any(?::uuid[]) order by cs.catalog_id, cs.isrc`,
       [pgArray(catalogIds)],
@@ -537,8 +535,8 @@ export class CatalogRepository {
 
   /** Deletes these entries and marks their catalogs changed, in one transaction. */
   removeEntries(refs: EntryRef[]): Promise<void> {
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       await em.execute(
         `delete from catalog_songs cs using unnest(?::uuid[], ?::text[]) as t(catalog_id, isrc)
           where cs.catalog_id = t.catalog_id and cs.isrc = t.isrc`,
@@ -554,8 +552,8 @@ export class CatalogRepository {
    */
   unlinkCatalogs(links: { catalog_id: string; account_id: string }[]): Promise<void> {
     const catalogIds = [...new Set(links.map((c) => c.catalog_id))];
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return this.db.transactional(async (tx) => {
+      const em = tx.em;
       // Locks the catalogs so two requests removing the last two links cannot both leave one behind.
       await em.execute(`select id from catalogs where id = any(?::uuid[]) order by id for update`, [pgArray(catalogIds)]);
       await em.execute(
@@ -573,7 +571,7 @@ export class CatalogRepository {
   /** The catalogs linked to any of these accounts, by name. */
   catalogsLinkedTo(accountIds: string[]): Promise<Catalog[]> {
     return query<Catalog>(
-      this.em,
+      this.db.em,
       `select c.id, c.name, c.created_at, c.updated_at from catalogs c
         where c.id in (select ac.catalog_id from account_catalogs ac where ac.account_id = any(?::uuid[]))
         order by c.name, c.id`,

@@ -41,7 +41,7 @@ import {
 } from './catalog.types';
 
 /** The request's catalog service (also used by the federation references). */
-export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.em), ctx.access, ctx.loaders, ctx.deps.config.bounds);
+export const catalogService = (ctx: Context) => new CatalogService(new CatalogRepository(ctx.db), ctx.access, ctx.loaders, ctx.deps.config.bounds);
 
 const PAGE = { nullable: true, description: 'Page number, default 1' } as const;
 const FIRST = { nullable: true, description: FIRST_DESCRIPTION } as const;

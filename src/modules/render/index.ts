@@ -8,6 +8,7 @@ import { renders, RenderResolver } from './render.resolver';
 import { renderOperations } from './render.operations';
 import { RenderRepository } from './render.repository';
 import type { RenderRunType } from './render.types';
+import { dbOf } from '../../db/request-db';
 
 export const renderModule = {
   name: 'render',
@@ -23,7 +24,7 @@ export const renderModule = {
 /** What the signed media route asks of runs (src/http/media.ts): it has no request, so each lookup reads on a fresh fork. */
 export function renderFiles(orm: Orm) {
   return {
-    outputExpiredAt: (runId: string) => new RenderRepository(orm.em.fork() as EntityManager).outputExpiredAt(runId),
+    outputExpiredAt: (runId: string) => new RenderRepository(dbOf(orm.em.fork() as EntityManager)).outputExpiredAt(runId),
   };
 }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { PGBOSS_SCHEMA, RENDER_QUEUE, RenderQueue, sqlExecutorOf } from '../../jobs/queue';
 import type { RenderPayload, StoredOutput } from './render.entity';
+import type { Db } from '../../db/request-db';
 
 /** What a stale run's takeover did: re-queued with the retries left, or failed without any. */
 export interface TakeOver {
@@ -15,19 +16,16 @@ export interface TakeOver {
  * and the operators' gauges. Requests' reads and writes of runs are in render.repository.ts.
  */
 export class RenderRunsRepository {
-  /** `em`: the process's root entity manager; each transaction runs on a fork of it. */
-  constructor(private readonly em: EntityManager) {}
+  /** `db`: the process's database (poolDb); each transaction runs on a fork of the ORM's entity manager. */
+  constructor(private readonly db: Db) {}
 
   private sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params);
+    return this.db.execute<T>(text, params);
   }
 
   /** Runs `work` in a transaction, handing it a statement runner bound to it. */
   private transaction<T>(work: (sql: <R>(text: string, params: unknown[]) => Promise<R[]>, em: EntityManager) => Promise<T>): Promise<T> {
-    return this.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
-      return work(<R>(text: string, params: unknown[]) => em.getConnection().execute<R[]>(text, params, 'all', em.getTransactionContext()), em);
-    });
+    return this.db.transactional(async (tx) => work(<R>(text: string, params: unknown[]) => tx.execute<R>(text, params), tx.em));
   }
 
   // ---- the worker ----

@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Viewer } from '../../auth/viewer';
 import { RenderRepository, RenderStore, RunView } from './render.repository';
+import type { Db } from '../../db/request-db';
 
 /** A run asked for on behalf of a viewer. */
 export interface RunKey {
@@ -28,8 +28,8 @@ export function reachableRunLoader(repo: Pick<RenderStore, 'reachableRuns'>): Da
   );
 }
 
-export function createRenderLoaders(em: EntityManager) {
-  const repo = new RenderRepository(em);
+export function createRenderLoaders(db: Db) {
+  const repo = new RenderRepository(db);
   return {
     reachableRunById: reachableRunLoader(repo),
   };

@@ -5,6 +5,7 @@ import type { RenderQueue } from '../../jobs/queue';
 import type { RenderStorage } from '../../jobs/storage';
 import type { RenderMetrics } from './render.metrics';
 import { RenderRunsRepository } from './render-runs.repository';
+import { poolDb } from '../../db/request-db';
 
 export interface RenderMaintenanceDeps {
   orm: Orm;
@@ -35,7 +36,7 @@ export class RenderMaintenance {
   private readonly runs: RenderRunsRepository;
 
   constructor(private readonly deps: RenderMaintenanceDeps) {
-    this.runs = new RenderRunsRepository(deps.orm.em);
+    this.runs = new RenderRunsRepository(poolDb(deps.orm));
   }
 
   start(): void {

@@ -1,13 +1,13 @@
 import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
 import { skippedSql } from '../../db/pages';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { reachCondition } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
 import type { SqlExecutor } from '../../jobs/queue';
 import { sqlExecutorOf } from '../../jobs/queue';
-import { hotQuery, pgArray } from '../../db/sql';
+import { pgArray } from '../../db/sql';
 import { Account } from '../account';
 import { RenderPayload, RenderRun, RunStatus, StoredOutput } from './render.entity';
+import type { Db } from '../../db/request-db';
 
 const WINDOW = "interval '24 hours'";
 /** A run canceled before any worker started it rendered nothing: it costs no budget. */
@@ -82,11 +82,11 @@ export interface NewRun {
  * the viewer cannot reach is not found by the same statement.
  */
 export class RenderRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** Runs `work` in one transaction, on a repository bound to it. */
   transaction<T>(work: (repo: RenderStore) => Promise<T>): Promise<T> {
-    return this.em.transactional((tx) => work(new RenderRepository(tx as EntityManager)));
+    return this.db.transactional((tx) => work(new RenderRepository(tx)));
   }
 
   /**
@@ -214,8 +214,8 @@ export class RenderRepository {
 
   /** Inserts the run (its job is enqueued with jobSql() in the same transaction); answers it as inserted. */
   async insertRun(run: NewRun): Promise<RunView> {
-    const row = this.em.create(RenderRun, { id: run.id, account: this.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });
-    await this.em.flush();
+    const row = this.db.em.create(RenderRun, { id: run.id, account: this.db.em.getReference(Account, run.accountId), taskIdentifier: run.taskIdentifier, payload: run.payload, jobId: run.jobId });
+    await this.db.em.flush();
     return {
       id: row.id,
       accountId: run.accountId,
@@ -237,7 +237,7 @@ export class RenderRepository {
 
   /** pg-boss's statements on this repository's connection, so a job is sent inside its transaction. */
   jobSql(): SqlExecutor {
-    return sqlExecutorOf(this.em);
+    return sqlExecutorOf(this.db.em);
   }
 
   /** Cancels the run if it is QUEUED or EXECUTING; null when it was in neither state. */
@@ -296,7 +296,7 @@ export class RenderRepository {
 
   /** A raw row as a RunView; timestamps are parsed as the ORM parses them for the entity. */
   private toRunView(row: RunRow): RunView {
-    const platform = this.em.getPlatform();
+    const platform = this.db.platform;
     const date = (value: string | null) => (value === null ? null : (platform.parseDate(value) as Date));
     return {
       id: row.id,
@@ -319,11 +319,11 @@ export class RenderRepository {
 
   /** A hot read (status polls, the runs page): a prepared statement, unless inside a transaction. */
   private hotRows<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return hotQuery<T>(this.em, sql, params);
+    return this.db.hot<T>(sql, params);
   }
 
   /** A raw statement on this repository's connection, inside its transaction if any. */
   private rows<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
+    return this.db.execute<T>(sql, params);
   }
 }

@@ -12,7 +12,7 @@ import { CancelRunInputType, CompositionType, RenderRunPage, RenderRunType, Rend
 
 /** The request's render service (resolvers, the subscription and the federation reference build it the same way). */
 export const renders = (ctx: Context): RenderService =>
-  new RenderService(new RenderRepository(ctx.em), ctx.loaders, ctx.deps.render, renderSettings(ctx), ctx.log);
+  new RenderService(new RenderRepository(ctx.db), ctx.loaders, ctx.deps.render, renderSettings(ctx), ctx.log);
 
 /** The deployment's render limits, with the caller's own where an admin set them (src/auth/limit-overrides.ts). */
 function renderSettings(ctx: Context) {

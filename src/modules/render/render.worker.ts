@@ -16,6 +16,7 @@ import { RenderMaintenance, removeScratches } from './render.maintenance';
 import type { RenderMetrics } from './render.metrics';
 import { RenderRunsRepository } from './render-runs.repository';
 import type { RunEventBus } from './run-events';
+import { poolDb } from '../../db/request-db';
 
 export interface RenderWorkerDeps {
   orm: Orm;
@@ -66,7 +67,7 @@ export class RenderWorker {
 
   constructor(private readonly deps: RenderWorkerDeps) {
     this.maintenance = new RenderMaintenance(deps);
-    this.runs = new RenderRunsRepository(deps.orm.em);
+    this.runs = new RenderRunsRepository(poolDb(deps.orm));
   }
 
   async start(concurrency = this.deps.config.workers): Promise<void> {

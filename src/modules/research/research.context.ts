@@ -6,7 +6,7 @@ import { ResearchService } from './research.service';
 
 /** The research service of a request: its storage, its loaders, and the providers, TTLs and budget it answers with. */
 export const researchService = (ctx: Context) =>
-  new ResearchService(new ResearchRepository(ctx.em), ctx.loaders, {
+  new ResearchService(new ResearchRepository(ctx.db), ctx.loaders, {
     providers: ctx.deps.providers,
     settings: ctx.deps.config.research,
     rateLimiter: ctx.deps.rateLimiter,
@@ -22,4 +22,4 @@ const usageTally = (ctx: Context, accountId: string) => (answer: 'provider' | 's
 
 /** The artist research links of a request, with the artist access rules and the research search they follow. */
 export const artistResearchService = (ctx: Context) =>
-  new ArtistResearchService(new ResearchRepository(ctx.em), ctx.loaders, artistService(ctx), researchService(ctx));
+  new ArtistResearchService(new ResearchRepository(ctx.db), ctx.loaders, artistService(ctx), researchService(ctx));

@@ -1,14 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { ResearchLinkRow, ResearchRepository, StoredAnswer } from './research.repository';
+import type { Db } from '../../db/request-db';
 
 export type { StoredAnswer } from './research.repository';
 
 /** `kind` and `key` of a stored answer joined into one loader key. */
 export const answerKey = (kind: string, key: string) => `${kind}\u0000${key}`;
 
-export function createResearchLoaders(em: EntityManager) {
-  const repo = new ResearchRepository(em);
+export function createResearchLoaders(db: Db) {
+  const repo = new ResearchRepository(db);
   return {
     /** Stored provider answers by answerKey(kind, key): one query however many are asked for. */
     researchAnswer: new DataLoader<string, StoredAnswer | null>(async (keys) => {

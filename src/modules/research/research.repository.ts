@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
+import type { Db } from '../../db/request-db';
 
 /** A provider answer as stored, by its kind and the normalized request that produced it. */
 export interface StoredAnswer {
@@ -34,11 +34,11 @@ const linked = (r: ResearchLinkRow): ResearchLinkRow => ({ ...r, matched_at: new
  * decided by the services before they get here.
  */
 export class ResearchRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** Stored answers for (kind, key) pairs, in one statement; a pair with no answer is simply absent. */
   async answers(pairs: readonly (readonly [kind: string, key: string])[]): Promise<StoredAnswer[]> {
-    const rows = await this.em.getConnection().execute<{ kind: string; key: string; source: string; payload: unknown; captured_at: Date }[]>(
+    const rows = await this.db.execute<{ kind: string; key: string; source: string; payload: unknown; captured_at: Date }>(
       `select a.kind, a.key, a.source, a.payload, a.captured_at from research_answers a
         join unnest(?::text[], ?::text[]) as w(kind, key) on a.kind = w.kind and a.key = w.key`,
       [pgArray(pairs.map((p) => p[0])), pgArray(pairs.map((p) => p[1]))],
@@ -48,7 +48,7 @@ export class ResearchRepository {
 
   /** Stores answers captured at `capturedAt` in one statement (all or none); keys must be distinct. */
   async saveAnswers(rows: readonly AnswerRow[], capturedAt: Date): Promise<void> {
-    await this.em.getConnection().execute(
+    await this.db.execute(
       `insert into research_answers (id, created_at, updated_at, kind, key, source, payload, captured_at)
        select gen_random_uuid(), ?, ?, r.kind, r.key, r.source, r.payload::jsonb, ?
          from unnest(?::text[], ?::text[], ?::text[], ?::text[]) as r(kind, key, source, payload)
@@ -68,7 +68,7 @@ export class ResearchRepository {
 
   /** Stored links of these artists, in one statement. */
   async linksOf(artistIds: readonly string[]): Promise<ResearchLinkRow[]> {
-    const rows = await this.em.getConnection().execute<ResearchLinkRow[]>(
+    const rows = await this.db.execute<ResearchLinkRow>(
       `select artist_id, research_id, research_match, matched_at from artist_research_links where artist_id = any(?::uuid[])`,
       [pgArray([...artistIds])],
     );
@@ -77,7 +77,7 @@ export class ResearchRepository {
 
   /** Sets (or with null clears) the link explicitly, replacing any stored one. */
   async setExplicitLink(artistId: string, researchId: string | null): Promise<ResearchLinkRow> {
-    const [row] = await this.em.getConnection().execute<ResearchLinkRow[]>(
+    const [row] = await this.db.execute<ResearchLinkRow>(
       `insert into artist_research_links (artist_id, research_id, research_match, matched_at) values (?, ?, 'explicit', now())
        on conflict (artist_id) do update set research_id = excluded.research_id, research_match = excluded.research_match, matched_at = excluded.matched_at
        returning artist_id, research_id, research_match, matched_at`,
@@ -88,7 +88,7 @@ export class ResearchRepository {
 
   /** Stores what a search by name found, unless a link is stored already; null when one was. */
   async storeSearchedLink(artistId: string, researchId: string | null): Promise<ResearchLinkRow | null> {
-    const [row] = await this.em.getConnection().execute<ResearchLinkRow[]>(
+    const [row] = await this.db.execute<ResearchLinkRow>(
       `insert into artist_research_links (artist_id, research_id, research_match, matched_at) values (?, ?, 'search', now())
        on conflict (artist_id) do nothing returning artist_id, research_id, research_match, matched_at`,
       [artistId, researchId],

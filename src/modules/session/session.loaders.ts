@@ -1,13 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { LIST_BOUNDS } from '../../common/bounds';
 import type { Chat } from './session.entity';
 import { SessionRepository } from './session.repository';
+import type { Db } from '../../db/request-db';
 
 export type SessionLoaders = ReturnType<typeof createSessionLoaders>;
 
-export function createSessionLoaders(em: EntityManager) {
-  const repo = new SessionRepository(em);
+export function createSessionLoaders(db: Db) {
+  const repo = new SessionRepository(db);
   return {
     /**
      * Every chat of each session asked for, oldest first, in one statement per batch. Keys are ids

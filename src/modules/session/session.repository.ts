@@ -2,10 +2,10 @@ import { epochMicros, fromEpochMicros, Position } from '../../common/paging';
 import { skippedSql } from '../../db/pages';
 import { query } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { Account } from '../account';
 import { Chat, ChatMessage, MessageRole, Session } from './session.entity';
+import type { Db } from '../../db/request-db';
 
 interface SessionRow {
   total: number;
@@ -29,29 +29,29 @@ export interface SessionsPage {
  * each read names the owner: another account's session is not found by the same statement.
  */
 export class SessionRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * Every chat of the given sessions, oldest first, in one statement. The ids are of sessions the
    * graph already reached (the caller's own: sessions are private), so the read needs no owner.
    */
   chatsOfSessions(sessionIds: readonly string[]): Promise<Chat[]> {
-    return this.em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return this.db.em.find(Chat, { session: { $in: [...sessionIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   }
 
   /** Runs `work` in one transaction, on a repository bound to it. */
   transaction<T>(work: (repo: SessionRepository) => Promise<T>): Promise<T> {
-    return this.em.transactional((tx) => work(new SessionRepository(tx as EntityManager)));
+    return this.db.transactional((tx) => work(new SessionRepository(tx)));
   }
 
   /** A new session; null (nothing written) when the account holds LIST_BOUNDS.sessionsPerAccount already. */
   createSession(accountId: string, title: string): Promise<Session | null> {
     return this.transaction(async (repo) => {
       // The account row is locked, so concurrent creations count each other (counted after the lock, in a statement of its own).
-      await repo.em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
-      const [held] = await repo.em.execute<{ n: number }[]>(`select count(*)::int as n from sessions where account_id = ?`, [accountId]);
+      await repo.db.em.execute(`select 1 from accounts where id = ? for update`, [accountId]);
+      const [held] = await repo.db.em.execute<{ n: number }[]>(`select count(*)::int as n from sessions where account_id = ?`, [accountId]);
       if ((held?.n ?? 0) >= LIST_BOUNDS.sessionsPerAccount) return null;
-      return repo.em.create(Session, { account: repo.em.getReference(Account, accountId), title });
+      return repo.db.em.create(Session, { account: repo.db.em.getReference(Account, accountId), title });
     });
   }
 
@@ -66,7 +66,7 @@ export class SessionRepository {
       bindings: [at, at, id],
     }));
     const rows = await query<SessionRow>(
-      this.em,
+      this.db.em,
       `with mine as (select id, title, created_at, updated_at from sessions where account_id = ?),
        skip as (select ${skip.sql} as n),
        page as (select * from mine order by created_at desc, id asc offset (select n from skip) limit ?)
@@ -85,30 +85,30 @@ export class SessionRepository {
 
   /** The session's chats, counted with the session locked until the transaction ends (concurrent chat creations wait). */
   async lockedChatCount(session: Session): Promise<number> {
-    await this.em.lock(session, LockMode.PESSIMISTIC_WRITE);
-    return this.em.count(Chat, { session: session.id });
+    await this.db.em.lock(session, LockMode.PESSIMISTIC_WRITE);
+    return this.db.em.count(Chat, { session: session.id });
   }
 
   /** The session when `accountId` owns it; null when it does not exist or is another account's. */
   ownedSession(accountId: string, id: string): Promise<Session | null> {
-    return this.em.findOne(Session, { id, account: accountId });
+    return this.db.em.findOne(Session, { id, account: accountId });
   }
 
   /** The chat of an owned session; with `lock`, locked for update until the transaction ends. */
   ownedChat(accountId: string, sessionId: string, chatId: string, lock = false): Promise<Chat | null> {
-    return this.em.findOne(Chat, { id: chatId, session: { id: sessionId, account: accountId } }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    return this.db.em.findOne(Chat, { id: chatId, session: { id: sessionId, account: accountId } }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
   /** Every chat of the session, oldest first (a session holds at most LIST_BOUNDS.chatsPerSession). */
   chatsOf(sessionId: string): Promise<Chat[]> {
-    return this.em.find(Chat, { session: sessionId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: LIST_BOUNDS.chatsPerSession });
+    return this.db.em.find(Chat, { session: sessionId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: LIST_BOUNDS.chatsPerSession });
   }
 
   createChat(session: Session, title: string, modelId: string | null): Chat {
-    return this.em.create(Chat, { session, title, modelId });
+    return this.db.em.create(Chat, { session, title, modelId });
   }
 
   createMessage(chat: Chat, role: MessageRole, content: string, at: Date): ChatMessage {
-    return this.em.create(ChatMessage, { chat, role, content, createdAt: at, updatedAt: at });
+    return this.db.em.create(ChatMessage, { chat, role, content, createdAt: at, updatedAt: at });
   }
 }

@@ -20,7 +20,7 @@ import {
   SessionType,
 } from './session.types';
 
-const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.em), ctx.deps.config.sessions, ctx.loaders);
+const sessions = (ctx: Context) => new SessionService(new SessionRepository(ctx.db), ctx.deps.config.sessions, ctx.loaders);
 
 @Resolver()
 export class SessionResolver {

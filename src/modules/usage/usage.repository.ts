@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../../db/sql';
+import type { Db } from '../../db/request-db';
 
 export interface UsageRow {
   /** The period's start (PostgreSQL's text of a timestamptz, or a Date). */
@@ -15,13 +15,13 @@ export interface UsageRow {
 
 /** The usage tables' reads: account_usage (flushed by every instance) and render_runs. */
 export class UsageRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   /** One row per period from `from` to `to` (exclusive), every period present, in one statement. */
   periods(accountId: string, from: Date, to: Date, granularity: 'day' | 'hour'): Promise<UsageRow[]> {
     const step = granularity === 'day' ? '1 day' : '1 hour';
     return query<UsageRow>(
-      this.em,
+      this.db.em,
       `with periods as (
          select generate_series(?::timestamptz, ?::timestamptz - interval '1 microsecond', ?::interval) as start
        ), used as (
@@ -44,16 +44,16 @@ export class UsageRepository {
 
   /** Whether the account exists. */
   async accountExists(accountId: string): Promise<boolean> {
-    return (await query<{ one: number }>(this.em, 'select 1 as one from accounts where id = ?', [accountId])).length > 0;
+    return (await query<{ one: number }>(this.db.em, 'select 1 as one from accounts where id = ?', [accountId])).length > 0;
   }
 
   /** Replaces the account's overrides (none: the row goes); the trigger announces the change to every instance. */
   async setLimits(accountId: string, limits: Record<string, number>, by: string): Promise<void> {
     if (!Object.keys(limits).length) {
-      await this.em.execute('delete from account_limits where account_id = ?', [accountId]);
+      await this.db.em.execute('delete from account_limits where account_id = ?', [accountId]);
       return;
     }
-    await this.em.execute(
+    await this.db.em.execute(
       `insert into account_limits (account_id, limits, updated_at, updated_by) values (?, ?::jsonb, now(), ?)
        on conflict (account_id) do update set limits = excluded.limits, updated_at = now(), updated_by = excluded.updated_by`,
       [accountId, JSON.stringify(limits), by],

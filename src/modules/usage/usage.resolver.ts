@@ -11,8 +11,8 @@ import { AccountLimitsType, AccountUsage, SetAccountLimitsInputType, UsageGranul
 
 const defaults = (ctx: Context) => configuredLimits(ctx.deps.config, MAX_ACTIVE_KEYS);
 const usageService = (ctx: Context) =>
-  new UsageService(new UsageRepository(ctx.em), (accountId) => limitsInForce(defaults(ctx), ctx.deps.limits.of(accountId)), Math.ceil(ctx.deps.config.usage.flushIntervalMs / 1000));
-const limitsService = (ctx: Context) => new LimitsService(new UsageRepository(ctx.em), ctx.deps.limits, defaults(ctx));
+  new UsageService(new UsageRepository(ctx.db), (accountId) => limitsInForce(defaults(ctx), ctx.deps.limits.of(accountId)), Math.ceil(ctx.deps.config.usage.flushIntervalMs / 1000));
+const limitsService = (ctx: Context) => new LimitsService(new UsageRepository(ctx.db), ctx.deps.limits, defaults(ctx));
 
 @Resolver()
 export class UsageResolver {

@@ -12,6 +12,7 @@ import { presentRun, runViewOfSnapshot, type RenderRunType, type RenderRuntime }
 import { WEBHOOK_LOG_PER_ENDPOINT } from './webhook.inputs';
 import { DeliveryRow, EndpointRow, WebhookRepository } from './webhook.repository';
 import { resolveSafely, ResolvedUrl, checkUrlForm } from './webhook.url';
+import { dbOf } from '../../db/request-db';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** Bytes of a receiver's answer kept in the delivery log (its owner's eyes only). */
@@ -178,7 +179,7 @@ export class WebhookDelivery {
     const boss = this.boss;
     if (!boss) return 0;
     return (this.deps.orm.em.fork() as EntityManager).transactional(async (em) => {
-      const repo = new WebhookRepository(em as EntityManager);
+      const repo = new WebhookRepository(dbOf(em as EntityManager));
       const due = await repo.dueDeliveries(DISPATCH_BATCH, LOST_JOB_S);
       if (due.length === 0) return 0;
       await boss.insert(
@@ -192,7 +193,7 @@ export class WebhookDelivery {
 
   /** One attempt at one delivery (the job's handler). */
   async deliver(deliveryId: string): Promise<void> {
-    const repo = new WebhookRepository(this.deps.orm.em.fork() as EntityManager);
+    const repo = new WebhookRepository(dbOf(this.deps.orm.em.fork() as EntityManager));
     const delivery = await repo.delivery(deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
     const endpoint = await repo.endpointById(delivery.endpoint_id);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../db/sql';
 import { WEBHOOK_DELIVERIES_LISTED } from './webhook.inputs';
+import type { Db } from '../../db/request-db';
 
 /** A webhook_endpoints row (timestamps parsed). */
 export interface EndpointRow {
@@ -62,18 +63,18 @@ const delivery = (row: DeliveryRow) => dates(row, 'next_attempt_at', 'enqueued_a
 
 /** The webhook tables' statements, on the request's (or the worker's) entity manager, inside its transaction if any. */
 export class WebhookRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   transaction<T>(work: (repo: WebhookRepository) => Promise<T>): Promise<T> {
-    return this.em.transactional((em) => work(new WebhookRepository(em as EntityManager)));
+    return this.db.transactional((em) => work(new WebhookRepository(em)));
   }
 
   get entityManager(): EntityManager {
-    return this.em;
+    return this.db.em;
   }
 
   async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
+    return this.db.execute<T>(sql, params);
   }
 
   /**

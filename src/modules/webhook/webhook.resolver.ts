@@ -28,7 +28,7 @@ const endpointsPageInput = z.object({
 });
 
 export const webhooks = (ctx: Context): WebhookService =>
-  new WebhookService(new WebhookRepository(ctx.em), ctx.deps.config.webhook, (accountId) =>
+  new WebhookService(new WebhookRepository(ctx.db), ctx.deps.config.webhook, (accountId) =>
     ctx.deps.limits.limit(accountId, 'webhookEndpointsMax', ctx.deps.config.webhook.maxEndpointsPerAccount),
   );
 
