@@ -22,7 +22,10 @@ export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
  * alone was past `limit` bytes (the answer is then a 413, whatever else was wrong).
  */
 export function afterBody(req: IncomingMessage, res: Response, limit: number, answer: (tooLarge: boolean) => void): void {
-  if (req.complete || req.readableEnded || req.destroyed) {
+  // Read to its end already (a body parser took it), or gone. A request whose message has fully
+  // arrived (`complete`) may still hold its body unread in the stream (Node 24 marks it complete as
+  // soon as the parser sees the last chunk): that body is counted below like one still arriving.
+  if (req.readableEnded || req.destroyed) {
     answer(false);
     return;
   }
