@@ -317,6 +317,10 @@ describe('membership lifecycle: what a membership granted ends with it (issues 2
     // A co-member elsewhere is reached already: the inviter knew the name.
     const colleague = await createAccount(t.orm, { name: 'Known Colleague' });
     await createOrganization(t.orm, undefined, [inviter.account.id, colleague.account.id]);
+    // The factory writes behind the service's back: wait until the credential cache has heard of it
+    // (as a mutation does for its own writes), or the inviter's next request may still carry the
+    // reach it had before (it failed that way now and then under load).
+    await t.deps.authenticator.settle();
     const known = await add(inviter.headers, org.id, colleague.account.id);
     expect(known.body.invitations[2]).toEqual({ id: colleague.account.id, name: 'Known Colleague', kind: 'person', invited_at: expect.any(String) });
   });
