@@ -39,7 +39,7 @@ import { cancelOnDisconnect } from './db/statement-scope';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/signed-url';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
-import { answerConnect, requestEdge } from './http/body';
+import { answerClientErrors, answerConnect, requestEdge } from './http/body';
 import { httpCaching } from './http/caching';
 import { graphqlIdempotency } from './http/idempotency';
 import { DEMO_KEYS } from './db/seeders/demo.data';
@@ -70,6 +70,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const server = createServer(app);
   // CONNECT never reaches express on its own (node hands it to 'connect' or drops the socket): answer it there, a 405.
   answerConnect(server, app);
+  // What node's parser refuses (headers past 16 KB, malformed requests) gets the JSON error and a lingering close, not a reset.
+  answerClientErrors(server);
   app.disable('x-powered-by');
   app.use(securityHeaders());
   // GET answers vary with the credentials and are no-store unless their route says otherwise (src/http/caching.ts).

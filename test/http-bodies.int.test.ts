@@ -79,6 +79,43 @@ describe('request bodies are answered, never reset (raw TCP clients)', () => {
     }
   });
 
+  it.each([false, true])('a request line or headers past 16 KB with a body (chunked: %s): 431 with the JSON error, read by the client, not a reset', async (chunked) => {
+    const longPath = `/api/catalogs/${'a'.repeat(20 * 1024)}`;
+    for (const body of [undefined, OVER, HUGE]) {
+      for (const [path, headers] of [
+        [longPath, { ...json, ...as.nora }],
+        ['/api/catalogs', { ...json, ...as.nora, 'x-padding': 'p'.repeat(20 * 1024) }],
+        ['/graphql', { ...json, cookie: 'c'.repeat(20 * 1024) }],
+      ] as const) {
+        const res = await rawHttp(port, { method: 'POST', path, headers, body, chunked });
+        expectAnswered(res);
+        expect(res.status).toBe(431);
+        expect(res.headers.connection).toBe('close');
+        expect(JSON.parse(res.body)).toEqual({
+          status: 'error',
+          code: 'BAD_USER_INPUT',
+          error: 'The request line and headers are larger than the server reads (16 KB)',
+          details: [{ field: 'headers', message: 'could not be read' }],
+        });
+      }
+    }
+  });
+
+  it('a request that is not HTTP/1.1 gets 400 with the JSON error, and the server keeps answering', async () => {
+    for (const [method, headers] of [
+      ['G\u0000T', as.nora],
+      ['POST', { ...as.nora, 'bad header': 'a space in its name' }],
+      ['POST', { ...as.nora, 'content-length': 'twelve' }],
+    ] as const) {
+      const res = await rawHttp(port, { method, path: '/api/catalogs', headers, body: OVER });
+      expectAnswered(res);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ status: 'error', code: 'BAD_USER_INPUT', details: [{ field: 'request', message: 'could not be read' }] });
+    }
+    const after = await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora });
+    expect(after.status).toBe(200);
+  });
+
   it('CONNECT answers 405 with Allow and the JSON error instead of dropping the socket', async () => {
     for (const path of ['example.test:443', '/graphql']) {
       const res = await rawHttp(port, { method: 'CONNECT', path, headers: as.nora });

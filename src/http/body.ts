@@ -92,6 +92,60 @@ export function requestEdge(limit: string): RequestHandler {
   };
 }
 
+/** How long a connection whose request could not be parsed is read (and discarded) after its answer, before it is closed. */
+export const LINGER_MS = 2000;
+
+/** Status, reason and message for a request node's parser refused (node's own choice of status, the service's JSON body). */
+function unparsable(code: string | undefined): { status: number; reason: string; field: string; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, reason: 'Request Header Fields Too Large', field: 'headers', message: 'The request line and headers are larger than the server reads (16 KB)' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, reason: 'Payload Too Large', field: 'body', message: 'A chunk extension is larger than the server reads' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', field: 'request', message: 'The request did not arrive in time' };
+    default:
+      return { status: 400, reason: 'Bad Request', field: 'request', message: 'The request is not well-formed HTTP/1.1' };
+  }
+}
+
+/**
+ * Requests node's HTTP parser refuses (headers past 16 KB, a malformed request line, a request that
+ * took too long) get the service's JSON error body with node's status, then a lingering close: the
+ * connection is read and discarded until the client ends it or LINGER_MS pass. Closing at once (node's
+ * own handling) leaves what the client still sends unread, and the kernel then resets the connection,
+ * which on Node 24 reaches a client still writing its body before it reads the answer: a reset where a
+ * 431 was due. Node may report the same connection twice (the bytes after the error fail to parse too):
+ * it is answered once.
+ */
+export function answerClientErrors(server: Server): void {
+  const answered = new WeakSet<Duplex>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    // Nothing to answer on a connection the client reset or that is already half-answered.
+    if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket).bytesWritten > 0) {
+      socket.destroy();
+      return;
+    }
+    const { status, reason, field, message } = unparsable(err.code);
+    const body = JSON.stringify({ status: 'error', code: 'BAD_USER_INPUT', error: message, details: [{ field, message: 'could not be read' }] });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    socket.on('data', () => undefined);
+    socket.once('end', close);
+    socket.once('error', close);
+    socket.resume();
+  });
+}
+
 /**
  * CONNECT requests, which node hands to the server's 'connect' event (with no listener it drops
  * the socket), go through the express app like any request, so they get its headers and a 405.
