@@ -20,11 +20,9 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 describe('per-account limit overrides (real PostgreSQL, two instances)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // deterministicBudgets: a lease the second instance took before the override (points held in
-    // memory) lets its next requests through until it runs out, so whether the lowered budget refuses
-    // "at once" depended on the lease's state (it failed that way in CI). Whether an override should
-    // drop outstanding leases is left open (closing note).
-    t = await createTestApp({ deterministicBudgets: true, env: renderEnv({ RATE_LIMIT_PER_MINUTE: '1000' }) });
+    // Production defaults (leases on): the override drops the second instance's leases, and a reservation
+    // it had on its way when the override landed brings none back (test/rate-limit.int.test.ts).
+    t = await createTestApp({ env: renderEnv({ RATE_LIMIT_PER_MINUTE: '1000' }) });
     await t.deps.render.queue.start();
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import supertest from 'supertest';
 import { createApp, App } from '../src/app';
 import { createLogger } from '../src/common/logger';
@@ -297,6 +298,42 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
       expect(await leasesFor(1)).toBe(5);
       expect(await leasesFor(7)).toBe(5);
     } finally {
+      limiter.close();
+    }
+  });
+
+  it('leaves no points ahead from the old limit when an override lands while a reservation is on its way', async () => {
+    // The admin's override, as LimitOverrides delivers it: the map read, then the listeners told.
+    const byAccount = new Map<string, number>();
+    const listeners: ((accountId: string | null) => void)[] = [];
+    const overrides = {
+      limit: (accountId: string, _name: string, fallback: number) => byAccount.get(accountId) ?? fallback,
+      onChange: (listener: (accountId: string | null) => void) => void listeners.push(listener),
+    };
+    const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'), undefined, overrides);
+    const account = `lease-override-${Date.now()}`;
+    const charge = (points: number) => limiter.consume([{ budget: 'api', subject: `acct:${account}`, points }]).then(([d]) => d);
+    const holder = new Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      expect(await charge(1)).toMatchObject({ allowed: true });
+      // The second charge leases 50 more under the limit of 1000.
+      expect(await charge(1)).toMatchObject({ allowed: true, limit: 1000 });
+      // The next reservation (51 points: past the lease) is held on its way by a lock on the counter row...
+      await holder.query('begin');
+      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:acct:${account}`]);
+      const inFlight = charge(51);
+      await new Promise((r) => setTimeout(r, 200));
+      // ...while the admin lowers the account's budget to 5.
+      byAccount.set(account, 5);
+      for (const listener of listeners) listener(account);
+      await holder.query('commit');
+      // The reservation lands under the limit in force now: refused, and no lease from the old limit.
+      expect(await inFlight).toMatchObject({ allowed: false, limit: 5 });
+      const after = await Promise.all(Array.from({ length: 10 }, () => charge(1)));
+      expect(after.map((d) => [d.allowed, d.limit])).toEqual(Array(10).fill([false, 5]));
+    } finally {
+      await holder.end();
       limiter.close();
     }
   });

@@ -185,13 +185,17 @@ export class RateLimiter {
         // Points taken before this statement, by every instance (a fresh window: none).
         const before = row.points - r.reserve;
         const used = before + r.need;
-        const allowed = used <= r.limit;
-        // Of the points reserved ahead, those under the limit are this instance's to hand out.
-        const allowance = allowed ? Math.min(r.reserve - r.need, r.limit - used) : 0;
+        // The limit in force now: an admin's override may have landed while the statement was on its
+        // way (its change dropped the leases then). The lease set here must not carry points ahead
+        // reserved under the old limit, or it would hand out what the new limit refuses.
+        const limit = this.limitOf(r.charge.budget, r.charge.subject);
+        const allowed = used <= limit;
+        // Of the points reserved ahead, those under the limit are this instance's to hand out (none when the limit changed in flight).
+        const allowance = allowed && limit === r.limit ? Math.min(r.reserve - r.need, limit - used) : 0;
         // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
         if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000, window: row.window_us });
         // (Points carried from the lease were reserved earlier: `before` holds them already.)
-        decisions.set(r.key, { ...this.decision(r.charge.budget, allowed, r.limit, used, row.reset_s), window: row.window_us });
+        decisions.set(r.key, { ...this.decision(r.charge.budget, allowed, limit, used, row.reset_s), window: row.window_us });
       }
     } finally {
       for (const r of toReserve) if (this.reserving.get(r.key) === flight) this.reserving.delete(r.key);
