@@ -382,7 +382,7 @@ export async function loadContext(values: CommandContext['values'], positionals:
     values, positionals, json, env, configFile, config, url, apiKey,
     client(needsKey = true) {
       if (needsKey && !apiKey) throw new MasError('UNAUTHENTICATED', 'no API key: set MAS_API_KEY or run `mas signup <email>`', { status: 401 });
-      const client = new MasClient({ url, apiKey, onRetry: ({ status, delayMs }) => process.stderr.write(`mas: ${status}, retrying in ${Math.ceil(delayMs / 1000)} s\n`) });
+      const client = new MasClient({ url, apiKey, onRetry: ({ reason, delayMs }) => process.stderr.write(`mas: ${reason}, retrying in ${Math.ceil(delayMs / 1000)} s\n`) });
       clients.push(client);
       return client;
     },

@@ -24,8 +24,8 @@ export interface MasClientOptions {
   retries?: number;
   /** Longest single wait for Retry-After, in ms (default 60 000); a longer ask fails at once. */
   maxRetryDelayMs?: number;
-  /** Called before each retry wait (for logs and progress). */
-  onRetry?: (info: { attempt: number; status: number; delayMs: number }) => void;
+  /** Called before each retry wait (for logs and progress): `status` 0 is a network failure; `reason` says what happened in words. */
+  onRetry?: (info: { attempt: number; status: number; delayMs: number; reason: string }) => void;
   /** Abort requests after this many ms (default 30 000). */
   timeoutMs?: number;
 }
@@ -77,7 +77,7 @@ export class MasClient {
       } catch (cause) {
         if (keyed && attempt < retries) {
           // The POST may or may not have been done: its key makes the retry answer the first answer.
-          this.options.onRetry?.({ attempt: attempt + 1, status: 0, delayMs: 1000 });
+          this.options.onRetry?.({ attempt: attempt + 1, status: 0, delayMs: 1000, reason: `cannot reach ${this.base} (${(cause as Error).message})` });
           await new Promise((r) => setTimeout(r, 1000));
           continue;
         }
@@ -87,7 +87,7 @@ export class MasClient {
       if ((!RETRYABLE.has(res.status) && !stillRunning) || attempt >= retries) return res;
       const delayMs = retryAfterMs(res.headers.get('retry-after'));
       if (delayMs > maxDelay) return res;
-      this.options.onRetry?.({ attempt: attempt + 1, status: res.status, delayMs });
+      this.options.onRetry?.({ attempt: attempt + 1, status: res.status, delayMs, reason: `HTTP ${res.status}${stillRunning ? ' (the first request with this Idempotency-Key is still running)' : ''}` });
       await res.arrayBuffer(); // frees the connection before waiting
       await new Promise((r) => setTimeout(r, delayMs));
     }

@@ -210,7 +210,8 @@ describe('SDK Idempotency-Key (real PostgreSQL)', () => {
       const after = (await t.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from render_runs'))[0].n;
       expect(after - before).toBe(1);
       expect(started.id).toEqual(expect.any(String));
-      expect(retries).toEqual([expect.objectContaining({ status: 0 })]);
+      // A lost answer is a network failure (status 0), said in words for logs (the CLI prints them).
+      expect(retries).toEqual([expect.objectContaining({ status: 0, reason: expect.stringMatching(/^cannot reach http:\/\/127\.0\.0\.1:\d+ \(.+\)$/) })]);
       expect(proxy.keys).toHaveLength(2);
       expect(proxy.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
       expect(proxy.keys[1]).toBe(proxy.keys[0]);
@@ -255,6 +256,7 @@ describe('SDK retries (real PostgreSQL, low rate limit)', () => {
     expect(keys.length).toBeGreaterThan(0);
     expect(retries).toHaveLength(1);
     expect(retries[0].status).toBe(429);
+    expect(retries[0]).toMatchObject({ reason: 'HTTP 429' });
     expect(retries[0].delayMs).toBeGreaterThanOrEqual(2000);
     expect(retries[0].delayMs).toBeLessThanOrEqual(4000);
     expect(Date.now() - began).toBeGreaterThanOrEqual(retries[0].delayMs);
