@@ -73,7 +73,8 @@ export function withoutNulls<T extends Record<string, unknown>>(args: T): { [K i
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as never;
 }
 
-export const isUuid = (value: unknown): value is string => uuid().safeParse(value).success;
+const uuidSchema = uuid();
+export const isUuid = (value: unknown): value is string => uuidSchema.safeParse(value).success;
 
 /**
  * The description an operation's zod schema gives one of its fields: the text the GraphQL input
