@@ -129,10 +129,48 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
  */
 export function boundedAnswer<T extends { data?: unknown; errors?: readonly unknown[] }>(result: T, maxBytes: number): T | { errors: GraphQLError[] } {
   if (maxBytes <= 0) return result;
-  const bytes = Buffer.byteLength(JSON.stringify(result));
+  const data = result.data;
+  let bytes: number;
+  if (data !== null && typeof data === 'object') {
+    const dataJson = JSON.stringify(data);
+    bytes = Buffer.byteLength(jsonWith(result, data, dataJson));
+    if (bytes <= maxBytes) measuredData.set(data, dataJson);
+  } else bytes = Buffer.byteLength(JSON.stringify(result));
   if (bytes <= maxBytes) return result;
   const error = new AppError('BAD_USER_INPUT', `The answer is ${bytes} bytes, more than the maximum of ${maxBytes}: ask for fewer fields or items, or split the operation`, {
     details: [{ field: 'query', message: `answers ${bytes} bytes, more than ${maxBytes}` }],
   });
   return { errors: [new GraphQLError(error.message, { originalError: error, extensions: { ...error.extensions, http: { status: 400 } } })] };
+}
+
+/**
+ * The JSON of the `data` of answers boundedAnswer let through, kept while Apollo holds the answer:
+ * stringifyAnswer writes it as it is instead of serializing the same data a second time (a page of
+ * songs is serialized once per request, not twice: issue 31). Nothing changes an answer's data
+ * after the executor (plugins add extensions and format errors, which are serialized as usual).
+ */
+const measuredData = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)` of a plain object whose `data` member is `data`, with `dataJson` (that
+ * data's JSON) in its place: members in the same order, those JSON leaves out (undefined) left out.
+ */
+function jsonWith(value: object, data: object, dataJson: string): string {
+  let out = '';
+  for (const [key, member] of Object.entries(value)) {
+    const json: string | undefined = key === 'data' && member === data ? dataJson : JSON.stringify(member);
+    if (json === undefined) continue;
+    out += `${out ? ',' : ''}${JSON.stringify(key)}:${json}`;
+  }
+  return `{${out}}`;
+}
+
+/**
+ * Apollo's `stringifyResult`: the answer as Apollo writes it (its JSON and a newline), reusing the
+ * JSON of the data boundedAnswer measured; any other answer is serialized as usual.
+ */
+export function stringifyAnswer(value: { data?: unknown }): string {
+  const data = value.data;
+  const dataJson = data !== null && typeof data === 'object' ? measuredData.get(data) : undefined;
+  return `${dataJson === undefined ? JSON.stringify(value) : jsonWith(value, data as object, dataJson)}\n`;
 }
