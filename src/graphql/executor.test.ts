@@ -1,12 +1,14 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
-import { compiledExecution } from './executor';
+import { boundedAnswer, compiledExecution, stringifyAnswer } from './executor';
 
 const schema = new GraphQLSchema({
   query: new GraphQLObjectType({
     name: 'Query',
     fields: {
       ok: { type: GraphQLString, resolve: () => 'fine' },
+      // Text JSON escapes: quotes, a backslash, a control character, a line separator, an emoji.
+      odd: { type: GraphQLString, resolve: () => 'say "hi"\\ \u0001 \u2028 🎵 ü' },
       // An error that is no GraphQLError and carries no extensions (a bug, a driver's error).
       boom: { type: GraphQLString, resolve: () => { throw new TypeError('cannot read properties of undefined'); } },
     },
@@ -33,5 +35,52 @@ describe('compiled execution', () => {
     expect(interpreted.data).toEqual({ ok: 'fine', boom: null });
     expect(interpreted.errors[0]).toMatchObject({ message: 'cannot read properties of undefined', path: ['boom'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     expect(compiled).toEqual(interpreted);
+  });
+});
+
+/** The body Apollo sends over HTTP for `query`: with its own serialization, or with stringifyAnswer. */
+async function httpBody(query: string, ours: boolean): Promise<string> {
+  const server = new ApolloServer({
+    gateway: compiledExecution(schema, { compileAfter: 0, compiledMax: 10, maxResponseBytes: 1_000_000 }),
+    includeStacktraceInErrorResponses: false,
+    ...(ours ? { stringifyResult: stringifyAnswer } : {}),
+    // A plugin adding extensions after the executor, as the rate limit's cost extension does.
+    plugins: [{ requestDidStart: async () => ({ willSendResponse: async ({ response }) => {
+      if (response.body.kind === 'single') response.body.singleResult.extensions = { cost: { requested: 2, settled: 1 } };
+    } }) }],
+  });
+  await server.start();
+  try {
+    const headers = new HeaderMap([['content-type', 'application/json']]);
+    const response = await server.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body: { query } }, context: async () => ({}) });
+    if (response.body.kind !== 'complete') throw new Error('expected a complete body');
+    return response.body.string;
+  } finally {
+    await server.stop();
+  }
+}
+
+describe('answers serialized once (stringifyAnswer)', () => {
+  it('sends the bytes Apollo sends, data, errors and extensions alike', async () => {
+    for (const query of ['{ ok odd }', '{ ok boom odd }']) {
+      const ours = await httpBody(query, true);
+      expect(ours).toBe(await httpBody(query, false));
+      expect(JSON.parse(ours).data.odd).toBe('say "hi"\\ \u0001 \u2028 🎵 ü');
+    }
+  });
+
+  it('writes an answer as JSON.stringify does, whether or not the bound measured it', () => {
+    const measured = { data: { a: [1, { b: 'x\n"' }], c: null, gone: undefined }, extensions: undefined };
+    expect(boundedAnswer(measured, 1000)).toBe(measured);
+    expect(stringifyAnswer({ errors: [{ message: 'm' }], data: measured.data, extensions: { n: 1 } })).toBe(`${JSON.stringify({ errors: [{ message: 'm' }], data: measured.data, extensions: { n: 1 } })}\n`);
+    // Data measured, then replaced by other data: the other data's own JSON.
+    expect(stringifyAnswer({ data: { a: 2 } })).toBe('{"data":{"a":2}}\n');
+    expect(stringifyAnswer({ data: null })).toBe('{"data":null}\n');
+  });
+
+  it('still refuses an answer past the bound, naming its size', () => {
+    const big = { data: { text: 'x'.repeat(100) } };
+    const refused = boundedAnswer(big, 50) as { errors: { message: string }[] };
+    expect(refused.errors[0].message).toBe(`The answer is ${JSON.stringify(big).length} bytes, more than the maximum of 50: ask for fewer fields or items, or split the operation`);
   });
 });
