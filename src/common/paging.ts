@@ -117,9 +117,17 @@ export function positionOf<K extends readonly string[]>(request: PageRequest, li
   } catch {
     throw badInput('after', FOREIGN);
   }
-  const parsed = z.object({ l: z.literal(list), s: z.literal(scope), k: key }).strict().safeParse(body);
-  if (!parsed.success) throw badInput('after', FOREIGN);
+  const parsed = cursorBodyOf(key).safeParse(body);
+  if (!parsed.success || parsed.data.l !== list || parsed.data.s !== scope) throw badInput('after', FOREIGN);
   return { after: parsed.data.k };
+}
+
+/** The schema of a cursor's body for each sort-key schema, made once (see cursorArgsOf); its list and parent are compared after. */
+const cursorBodies = new WeakMap<z.ZodType, z.ZodType<{ l: string; s: string; k: unknown }>>();
+function cursorBodyOf<K>(key: z.ZodType<K>): z.ZodType<{ l: string; s: string; k: K }> {
+  let schema = cursorBodies.get(key);
+  if (!schema) cursorBodies.set(key, (schema = z.object({ l: z.string(), s: z.string(), k: key }).strict()));
+  return schema as z.ZodType<{ l: string; s: string; k: K }>;
 }
 
 /** Sort-key parts of cursors. */
