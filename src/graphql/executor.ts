@@ -1,5 +1,5 @@
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInterface } from '@apollo/server-gateway-interface';
-import { DocumentNode, execute, getOperationAST, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
+import { DocumentNode, execute, FormattedExecutionResult, getOperationAST, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../common/errors';
 import { CompiledOperation, compileOperation, isCompiled } from './compile';
@@ -169,7 +169,7 @@ function jsonWith(value: object, data: object, dataJson: string): string {
  * Apollo's `stringifyResult`: the answer as Apollo writes it (its JSON and a newline), reusing the
  * JSON of the data boundedAnswer measured; any other answer is serialized as usual.
  */
-export function stringifyAnswer(value: { data?: unknown }): string {
+export function stringifyAnswer(value: FormattedExecutionResult): string {
   const data = value.data;
   const dataJson = data !== null && typeof data === 'object' ? measuredData.get(data) : undefined;
   return `${dataJson === undefined ? JSON.stringify(value) : jsonWith(value, data as object, dataJson)}\n`;
