@@ -1,10 +1,11 @@
-import type { Db } from './db/request-db';
+import { poolDb, type Db } from './db/request-db';
 import type { Logger } from './common/logger';
 import type { Config } from './config/config';
 import type { Orm } from './db/orm';
 import { Authenticator } from './auth/authenticate';
 import { JwtVerifier } from './auth/jwt';
 import { ViewerCache } from './auth/viewer-cache';
+import { LastUseWriter } from './auth/last-use';
 import { createMailer } from './auth/mailer';
 import { createRenderRuntime } from './modules/render';
 import { createProviders } from './providers';
@@ -43,6 +44,7 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
       config,
       new JwtVerifier(config, identityAccounts),
       new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, sessionUrl, logger),
+      new LastUseWriter(poolDb(orm), logger),
     ),
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),

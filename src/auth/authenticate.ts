@@ -5,6 +5,7 @@ import type { Db } from '../db/request-db';
 import { AccessRepository, ViewerRow } from './access.repository';
 import { hashApiKey } from './api-keys';
 import { JwtVerifier } from './jwt';
+import { LAST_USED_RESOLUTION_MS, type LastUseWriter } from './last-use';
 import type { Viewer } from './viewer';
 import type { ViewerCache } from './viewer-cache';
 
@@ -13,18 +14,18 @@ export interface Credentials {
   authorization?: string;
 }
 
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 /**
  * Turns request credentials into a Viewer. Rules 1-2 of the contract: both headers, or an invalid,
  * expired or revoked credential is a 401; no credential at all yields null (the route decides).
- * A credential costs one statement, and none while its viewer is cached (see ViewerCache).
+ * A credential costs one statement, and none while its viewer is cached (see ViewerCache). An API
+ * key's last use is recorded once a minute off the request path (see LastUseWriter).
  */
 export class Authenticator {
   constructor(
     private readonly config: Config,
     private readonly jwt: JwtVerifier,
     private readonly cache: ViewerCache,
+    private readonly lastUse: LastUseWriter,
   ) {}
 
   async authenticate(db: Db, credentials: Credentials): Promise<Viewer | null> {
@@ -49,7 +50,7 @@ export class Authenticator {
     const cached = this.cache.get(credential, now);
     if (cached) {
       if (now - (cached.lastUsedAt ?? 0) > LAST_USED_RESOLUTION_MS) {
-        await this.touchKey(db, cached.viewer.apiKeyId!, now);
+        this.lastUse.note(cached.viewer.apiKeyId!, now);
         cached.lastUsedAt = now;
       }
       return cached.viewer;
@@ -60,16 +61,11 @@ export class Authenticator {
     const viewer = this.toViewer(row, 'api_key', row.key_id);
     let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (now - lastUsedAt > LAST_USED_RESOLUTION_MS) {
-      await this.touchKey(db, row.key_id, now);
+      this.lastUse.note(row.key_id, now);
       lastUsedAt = now;
     }
     this.cache.set(credential, viewer, version, { now, lastUsedAt });
     return viewer;
-  }
-
-  /** At most one write a minute per key; conditional so concurrent requests (and instances) do not pile up. */
-  private async touchKey(db: Db, keyId: string, now: number): Promise<void> {
-    await new AccessRepository(db).touchKey(keyId, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
   }
 
   private async fromToken(db: Db, token: string): Promise<Viewer> {
@@ -94,9 +90,15 @@ export class Authenticator {
     return this.cache.settle();
   }
 
-  /** Stops listening for viewer changes. */
-  close(): Promise<void> {
-    return this.cache.close();
+  /** Resolves once every API key use noted so far is in last_used_at (the write is off the request path). */
+  lastUseWritten(): Promise<void> {
+    return this.lastUse.written();
+  }
+
+  /** Writes the last uses still noted and stops listening for viewer changes. */
+  async close(): Promise<void> {
+    await this.lastUse.written();
+    await this.cache.close();
   }
 
   /** Calls `listener` whenever the account's viewer may have changed, on any instance (see ViewerCache.watch). */

@@ -1,3 +1,4 @@
+import { Client as PgClient } from 'pg';
 import { createTestApp, TestApp } from '../../../test/app';
 import { as, DEMO } from '../../../test/demo';
 import { createAccount, createApiKeyFor } from '../../../test/factories';
@@ -23,6 +24,8 @@ describe('personal API keys (/api/keys)', () => {
     });
     const me = await t.http().get('/api/accounts/me').set('x-api-key', res.body.api_key);
     expect(me.body.account.id).toBe(owner.account.id);
+    // The key's last use is written off the request path (src/auth/last-use.ts): it lands right after.
+    await t.deps.authenticator.lastUseWritten();
 
     const list = await t.http().get('/api/keys').set(owner.headers);
     expect(list.status).toBe(200);
@@ -97,9 +100,14 @@ describe('personal API keys (/api/keys)', () => {
         .ms as number | null;
     expect(await lastUsed()).toBeNull();
     await t.http().get('/api/accounts/me').set(owner.headers);
+    await t.deps.authenticator.lastUseWritten();
     const first = await lastUsed();
     expect(first).toBeGreaterThan(Date.now() - 10_000);
-    const { statements } = await t.sql.measure(() => t.http().get('/api/accounts/me').set(owner.headers));
+    const { statements } = await t.sql.measure(async () => {
+      const answer = await t.http().get('/api/accounts/me').set(owner.headers);
+      await t.deps.authenticator.lastUseWritten();
+      return answer;
+    });
     expect(await lastUsed()).toEqual(first);
     expect(statements.filter((s) => /^update/i.test(s))).toEqual([]);
     // Two minutes on (cached viewer or not), the next use is written again.
@@ -109,7 +117,29 @@ describe('personal API keys (/api/keys)', () => {
     } finally {
       clock.mockRestore();
     }
+    await t.deps.authenticator.lastUseWritten();
     expect(await lastUsed()).toBeGreaterThan(first! + 60_000);
+  });
+
+  it('answers without waiting for the last-use write, which lands once the key row is free', async () => {
+    const owner = await createAccount(t.orm);
+    const lastUsed = async () =>
+      (await t.orm.em.getConnection().execute('select last_used_at from api_keys where account_id = ?', [owner.account.id]))[0].last_used_at as Date | null;
+    // Another session holds the key's row: the write has to wait for it, the request must not.
+    const locker = new PgClient({ connectionString: t.db.url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('select 1 from api_keys where account_id = $1 for update', [owner.account.id]);
+      const me = await t.http().get('/api/accounts/me').set(owner.headers);
+      expect(me.status).toBe(200);
+      expect(await lastUsed()).toBeNull();
+      await locker.query('commit');
+    } finally {
+      await locker.end();
+    }
+    await t.deps.authenticator.lastUseWritten();
+    expect(await lastUsed()).not.toBeNull();
   });
 
   it('caps active keys at 25 per account: one more is a 409 saying so, even when created all at once', async () => {
