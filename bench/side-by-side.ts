@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/database';
 import { DEMO_KEYS } from '../src/db/seeders/demo.data';
 import { entities } from '../src/modules';
+import { API_NODE_FLAGS } from '../src/node-flags';
 import { cpuDelta, snapshot } from './cpu';
 import { openBenchDatabase, viaPort } from './database';
 import { Client, median, quantile, type HttpCall } from './load';
@@ -83,7 +84,8 @@ interface ContenderSpec {
 
 const CONTENDERS: ContenderSpec[] = [
   { key: 'baseline', label: 'hand-written node:http + pg, one statement (yardstick, bench/baseline.server.ts)', script: 'baseline.server.js', appName: 'mas_bench_baseline' },
-  { key: 'service', label: 'this service (REST and GraphQL, one process)', script: 'service.server.js', appName: 'mas_bench_service' },
+  // Started with the node flags production starts it with (src/node-flags.ts).
+  { key: 'service', label: 'this service (REST and GraphQL, one process)', script: 'service.server.js', appName: 'mas_bench_service', execArgv: [...API_NODE_FLAGS] },
   {
     key: 'postgraphile',
     label: `PostGraphile ${packageVersion('postgraphile')} (Amber preset, pg adaptor)`,
@@ -304,7 +306,7 @@ function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
     throw new Error(`${where}: ${script} does not open the database with { migrate: false, seed: false }; it would run its (older) migrator on the shared bench database`);
   }
   return {
-    spec: { key: 'serviceBefore', label: `this service before the change (${dir}, ${gitDescribe(dir)})`, script, appName: 'mas_bench_service_before', cwd: dir },
+    spec: { key: 'serviceBefore', label: `this service before the change (${dir}, ${gitDescribe(dir)})`, script, appName: 'mas_bench_service_before', cwd: dir, execArgv: nodeFlagsOf(dir) },
     tree: { dir, commit: gitDescribe(dir), afterCommit: gitDescribe(OWN_ROOT) },
   };
 }
@@ -336,6 +338,13 @@ function packageVersion(name: string): string {
     // not installed
   }
   return '(not installed)';
+}
+
+/** The node flags the other tree starts its API process with (its src/node-flags.ts; none before it had one). */
+function nodeFlagsOf(dir: string): string[] {
+  const built = join(dir, 'dist', 'src', 'node-flags.js');
+  if (!existsSync(built)) return [];
+  return [...(require(built) as { API_NODE_FLAGS: readonly string[] }).API_NODE_FLAGS];
 }
 
 async function start(spec: ContenderSpec, databaseUrl: string): Promise<Running> {
@@ -913,7 +922,7 @@ export async function sideBySide(): Promise<void> {
       const service = CONTENDERS.find((c) => c.key === 'service')!;
       const n = settings.wsConnections;
       const probe = await start(
-        { ...service, appName: 'mas_bench_service_ws', execArgv: ['--expose-gc'], env: { GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: String(n + 10) } },
+        { ...service, appName: 'mas_bench_service_ws', execArgv: [...API_NODE_FLAGS, '--expose-gc'], env: { GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: String(n + 10) } },
         db.url,
       );
       try {

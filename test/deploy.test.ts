@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config/config';
+import { API_NODE_FLAGS } from '../src/node-flags';
 import type * as HiveConfig from '../deploy/hive-gateway/gateway.config';
 
 /** The deployment examples in deploy/ cannot run here (no container engine): their wiring is checked instead. */
@@ -153,12 +154,21 @@ describe('deploy/k8s', () => {
   });
 });
 
+describe('the API process starts with src/node-flags.ts', () => {
+  it('in npm start as in the image', () => {
+    const start = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+    expect(start).toContain(`node ${API_NODE_FLAGS.join(' ')} dist/src/main.js`);
+  });
+});
+
 describe('deploy/Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   it('builds in one stage and runs as an unprivileged user in another, on the LTS Node that CI runs the suite on', () => {
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main.js"\]$/m);
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    expect(cmd).not.toBeNull();
+    expect(JSON.parse(cmd![1])).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
     const image = /^ARG NODE_IMAGE=node:(\d+)-bookworm-slim$/m.exec(dockerfile);
     expect(image).not.toBeNull();
     const major = Number(image![1]);
