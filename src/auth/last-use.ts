@@ -28,7 +28,7 @@ export class LastUseWriter {
   /** Notes a use of the key at `now`; never waits and never throws. */
   note(keyId: string, now: number): void {
     this.pending.set(keyId, Math.max(now, this.pending.get(keyId) ?? 0));
-    this.flight ??= this.drain().finally(() => (this.flight = undefined));
+    this.flight ??= this.drain();
   }
 
   /** Resolves once every use noted so far has been written (or its write has failed and been logged). */
@@ -40,14 +40,19 @@ export class LastUseWriter {
     // Runs after the request that noted the key has gone on (a microtask is not enough: the write would start ahead of its statement).
     await new Promise((resolve) => setImmediate(resolve));
     const repository = new AccessRepository(this.db);
-    while (this.pending.size) {
-      const [keyId, at] = this.pending.entries().next().value as [string, number];
-      this.pending.delete(keyId);
-      try {
-        await repository.touchKey(keyId, new Date(at), new Date(at - LAST_USED_RESOLUTION_MS));
-      } catch (error) {
-        this.logger.warn({ err: error, keyId }, 'could not record the API key\'s last use');
+    try {
+      while (this.pending.size) {
+        const [keyId, at] = this.pending.entries().next().value as [string, number];
+        this.pending.delete(keyId);
+        try {
+          await repository.touchKey(keyId, new Date(at), new Date(at - LAST_USED_RESOLUTION_MS));
+        } catch (error) {
+          this.logger.warn({ err: error, keyId }, 'could not record the API key\'s last use');
+        }
       }
+    } finally {
+      // In the same turn as the last look at `pending`: a key noted from now on starts a writer of its own.
+      this.flight = undefined;
     }
   }
 }
