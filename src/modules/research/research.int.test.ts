@@ -124,7 +124,8 @@ describe('research with configured providers (the sandbox upstreams)', () => {
     const res = await t.http().get('/api/research/genres').set(as.nora);
     expect(res.status).toBe(200);
     expect(res.body.genres).toContainEqual({ id: 6, name: 'dream pop' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Cut at PROVIDER_TIMEOUT_MS (300 ms), not held by the hang (which never ends): the bound leaves room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
 
     intel.server.hangNext('/api/curator');
     const timeout = await t.http().get('/api/research/curator?platform=platform_c&id=777').set(as.nora);
