@@ -18,6 +18,13 @@ const INT_MIN = -(2 ** 31);
 
 type Origin = 'path' | 'query' | 'body';
 
+/** A route's raw input: path parameters, query parameters (text), the JSON body (non-GET). */
+export interface RestInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
 /**
  * Parses raw REST input into the operation's variables: each argument from the path, else a
  * non-empty query value, else the body; checked against its GraphQL type (text is never coerced
@@ -27,50 +34,64 @@ type Origin = 'path' | 'query' | 'body';
  * REST name (`account_id` for the GraphQL `accountId`, src/common/names.ts; a path parameter as the
  * route path names it); the variables carry the GraphQL names.
  */
-export function parseRestInput(
-  args: readonly (GraphQLArgument | GraphQLInputField)[],
-  route: RestRoute,
-  input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
-): Record<string, unknown> {
-  const problems: FieldProblem[] = [];
-  const body = input.body;
-  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-    throw new AppError('BAD_USER_INPUT', 'The request body must be a JSON object', {
-      details: [{ field: 'body', message: 'must be a JSON object' }],
-    });
-  }
-  const bodyObject = (body ?? {}) as Record<string, unknown>;
-  const variables: Record<string, unknown> = {};
-  problems.push(...unknownMembers(args, route, input.query, bodyObject));
-  for (const [field, message] of Object.entries(route.refusedFields ?? {})) {
-    if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
-  }
-  for (const [field, message] of Object.entries(route.requiredBodyFields ?? {})) {
-    if (!(field in bodyObject)) problems.push({ field, message });
-  }
-  for (const arg of args) {
-    let origin: Origin;
-    let value: unknown;
+export function parseRestInput(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute, input: RestInput): Record<string, unknown> {
+  return restInputParser(args, route)(input);
+}
+
+/**
+ * parseRestInput for one route, with what depends on the route only (its path parameters, each
+ * field's REST name and origin, the known query and body members) worked out once: the REST face
+ * builds one per route at start-up instead of per request (issue 31).
+ */
+export function restInputParser(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute): (input: RestInput) => Record<string, unknown> {
+  const isGet = route.method === 'GET';
+  const fields = args.map((arg) => {
     const name = restFieldName(route, arg.name);
-    if (isPathParameter(route, name)) {
-      origin = 'path';
-      value = input.params[name];
-    } else if (input.query[name] !== undefined && input.query[name] !== '') {
-      origin = 'query';
-      value = input.query[name];
-    } else {
-      origin = route.method === 'GET' ? 'query' : 'body';
-      value = route.method === 'GET' ? undefined : bodyObject[name];
-      if (route.method === 'GET' && input.query[name] === '') value = '';
+    return { arg, name, inPath: isPathParameter(route, name) };
+  });
+  const refused = Object.entries(route.refusedFields ?? {});
+  const required = Object.entries(route.requiredBodyFields ?? {});
+  const inPath = new Set([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
+  const known = new Set([...fields.map((f) => f.name), ...refused.map(([field]) => field), ...required.map(([field]) => field)]);
+  return (input) => {
+    const body = input.body;
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new AppError('BAD_USER_INPUT', 'The request body must be a JSON object', {
+        details: [{ field: 'body', message: 'must be a JSON object' }],
+      });
     }
-    const before = problems.length;
-    checkValue(arg.type, value, name, origin === 'body' ? 'json' : 'text', problems);
-    // An empty query value means absent; an empty JSON string is a value.
-    const absent = value === undefined || value === null || (origin !== 'body' && value === '');
-    if (problems.length === before && !absent) variables[arg.name] = coerce(arg.type, value);
-  }
-  if (problems.length) throw invalidInput(problems);
-  return variables;
+    const bodyObject = (body ?? {}) as Record<string, unknown>;
+    const variables: Record<string, unknown> = {};
+    const problems = unknownMembers(inPath, known, input.query, bodyObject);
+    for (const [field, message] of refused) {
+      if (input.query[field] !== undefined || bodyObject[field] !== undefined) problems.push({ field, message });
+    }
+    for (const [field, message] of required) {
+      if (!(field in bodyObject)) problems.push({ field, message });
+    }
+    for (const { arg, name, inPath: fromPath } of fields) {
+      let origin: Origin;
+      let value: unknown;
+      if (fromPath) {
+        origin = 'path';
+        value = input.params[name];
+      } else if (input.query[name] !== undefined && input.query[name] !== '') {
+        origin = 'query';
+        value = input.query[name];
+      } else {
+        origin = isGet ? 'query' : 'body';
+        value = isGet ? undefined : bodyObject[name];
+        if (isGet && input.query[name] === '') value = '';
+      }
+      const before = problems.length;
+      checkValue(arg.type, value, name, origin === 'body' ? 'json' : 'text', problems);
+      // An empty query value means absent; an empty JSON string is a value.
+      const absent = value === undefined || value === null || (origin !== 'body' && value === '');
+      if (problems.length === before && !absent) variables[arg.name] = coerce(arg.type, value);
+    }
+    if (problems.length) throw invalidInput(problems);
+    return variables;
+  };
 }
 
 /**
@@ -80,14 +101,7 @@ export function parseRestInput(
  * messages). A path parameter is known in the path only: a query or body copy of it would be
  * ignored, so it is refused too. Members inside nested inputs are checked with their type.
  */
-function unknownMembers(
-  args: readonly (GraphQLArgument | GraphQLInputField)[],
-  route: RestRoute,
-  query: Record<string, unknown>,
-  body: Record<string, unknown>,
-): FieldProblem[] {
-  const inPath = new Set([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
-  const known = new Set([...args.map((a) => restFieldName(route, a.name)), ...Object.keys(route.refusedFields ?? {}), ...Object.keys(route.requiredBodyFields ?? {})]);
+function unknownMembers(inPath: ReadonlySet<string>, known: ReadonlySet<string>, query: Record<string, unknown>, body: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   const check = (key: string, where: 'query' | 'body') => {

@@ -7,7 +7,7 @@ import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
 import { CompiledOperation, compileOperation, isCompiled } from '../../graphql/compile';
 import { restFields, routeDocument } from './documents';
-import { operationField, parseRestInput, restFieldName } from './inputs';
+import { operationField, restFieldName, restInputParser } from './inputs';
 import { HttpError, toAppError, toHttpError } from '../../common/error-status';
 import { renameFieldPath, renameFieldWords, renameProblemFields, restName } from '../../common/names';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
@@ -212,6 +212,7 @@ export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: Res
     const field = operationField(schema, route.operation);
     const { fields, inputArg } = restFields(field);
     const operation = restOperation(schema, route);
+    const parseInput = restInputParser(fields, route);
     /** The operation's input problems name its GraphQL fields: the REST answer names them as this route does. */
     const restNamed = (error: unknown): unknown => {
       const appError = toAppError(error);
@@ -239,7 +240,7 @@ export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: Res
             .map(([name]) => ({ field: name, message: 'must not be "." or ".."' })),
         ];
         if (problems.length) throw invalidInput(problems);
-        const parsed = parseRestInput(fields, route, input);
+        const parsed = parseInput(input);
         const variableValues = inputArg ? { [inputArg]: parsed } : parsed;
         const result = await operation.run(ctx, variableValues);
         if (result.errors?.length) return { ok: false, error: restNamed(result.errors[0]) };
