@@ -234,3 +234,56 @@ describe('METRICS_TOKEN', () => {
 });
 
 
+
+describe('REST routing: a request is matched by method and first path segment, with express answers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ seed: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('matches paths case-insensitively and with a trailing slash, as express does', async () => {
+    const keys = await t.http().get('/api/keys').set(as.nora);
+    expect(keys.status).toBe(200);
+    for (const path of ['/api/KEYS', '/api/Keys/', '/api/keys/']) {
+      const res = await t.http().get(path).set(as.nora);
+      expect([path, res.status, res.body]).toEqual([path, 200, keys.body]);
+    }
+  });
+
+  it('answers HEAD from the GET route, without a body', async () => {
+    const res = await t.http().head('/api/accounts/me').set(as.nora);
+    expect(res.status).toBe(200);
+    expect(res.text).toBeUndefined();
+  });
+
+  it('is a 404 for a method no route of that path has, an encoded segment, and a segment no route starts with', async () => {
+    for (const [method, path] of [
+      ['put', '/api/keys'],
+      ['get', '/api/k%65ys'],
+      ['post', '/api/tasks/runs/x/cancelled'],
+      ['delete', '/api/nothing/here'],
+      ['get', '/api//keys'],
+    ] as const) {
+      const res = await t.http()[method](path).set(as.nora);
+      expect([path, res.status, res.body]).toEqual([path, 404, { status: 'error', error: `No route ${method.toUpperCase()} ${path}`, code: 'NOT_FOUND' }]);
+    }
+  });
+
+  it('is a 400 naming a path parameter with malformed percent-encoding (docs/api/errors.md "Paths")', async () => {
+    const res = await t.http().get('/api/artists/%FF/socials').set(as.nora);
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
+  });
+
+  it('is a 404 for OPTIONS without a CORS origin (no route answers OPTIONS), a 400 for its malformed path parameter', async () => {
+    const res = await t.http().options('/api/webhooks/abc');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 'error', error: 'No route OPTIONS /api/webhooks/abc', code: 'NOT_FOUND' });
+    const malformed = await t.http().options('/api/artists/%FF/socials');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
+  });
+});

@@ -89,6 +89,25 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
   };
 
   const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
+  const notFound = async (req: Request, res: ExpressResponse, next: NextFunction) => {
+    res.locals.route = 'unmatched';
+    try {
+      // Probing for routes spends the client address's budget like any unauthenticated request.
+      await chargeRequest(deps.rateLimiter, res, { budget: 'api', subject: rateSubject(null, req.ip), points: 1 });
+      sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
+    } catch (error) {
+      next(error);
+    }
+  };
+  // The routes split by method and first path segment (see routeIndex): a request of an indexed
+  // method tries its group's routes, then is a 404; any other (OPTIONS) goes on to every route in
+  // table order, registered below, as before.
+  const index = routeIndex(routes);
+  router.use((req: Request, res: ExpressResponse, next: NextFunction) => {
+    const group = index.lookup(req.method, req.path);
+    if (!group) next();
+    else group(req, res, (error?: unknown) => (error ? next(error) : void notFound(req, res, next)));
+  });
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const readsBody = route.method !== 'GET';
@@ -152,18 +171,10 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const handlers: RequestHandler[] =
       route.method === 'POST' ? [authenticate, mediaType, json, idempotency, scoped, run] : readsBody ? [authenticate, mediaType, json, scoped, run] : [authenticate, scoped, run];
     router[method](route.path, ...handlers);
+    index.groupOf(route)?.[method](route.path, ...handlers);
   }
 
-  router.use(async (req: Request, res: ExpressResponse, next: NextFunction) => {
-    res.locals.route = 'unmatched';
-    try {
-      // Probing for routes spends the client address's budget like any unauthenticated request.
-      await chargeRequest(deps.rateLimiter, res, { budget: 'api', subject: rateSubject(null, req.ip), points: 1 });
-      sendError(res, toHttpError(new AppError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)));
-    } catch (error) {
-      next(error);
-    }
-  });
+  router.use(notFound);
 
   const routePaths = routes.map((r) => r.path);
   router.use((error: unknown, req: Request, res: ExpressResponse, _next: NextFunction) => {
@@ -177,6 +188,47 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     sendError(res, httpError);
   });
   return router;
+}
+
+/**
+ * The REST routes split by method and first path segment, so a request is matched against the few
+ * routes that could answer it rather than tried against every route in turn (issue 31: the runs
+ * status read was the 40th of 58). Each group is an express router holding its routes in table
+ * order, so matching itself (case-insensitive paths, a trailing slash, decoding path parameters and
+ * its 400) is express's as before. The index only leaves out routes that cannot match: a route's
+ * first segment is plain text, matched case-insensitively by express, so a request whose first
+ * segment differs in more than case matches none of that group's routes. `lookup` answers
+ * undefined (try every route, in order) for OPTIONS and for a method that has a route whose first
+ * segment is not plain text (a parameter or pattern); a method and segment no route has get an
+ * empty router: straight on to the 404.
+ */
+function routeIndex(routes: readonly RestRoute[]) {
+  const firstSegment = (path: string): string => {
+    const end = path.indexOf('/', 1);
+    return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+  };
+  const plain = /^[a-z0-9_.~-]+$/;
+  // A method some route of which starts with a parameter or pattern: its requests go through every route.
+  const unindexed = new Set(routes.filter((r) => !plain.test(firstSegment(r.path))).map((r) => r.method));
+  const groups = new Map<string, express.Router>();
+  const none = express.Router();
+  const key = (method: string, segment: string) => `${method} ${segment}`;
+  return {
+    /** The router a route is added to, besides the one of every route (undefined: its method is not indexed). */
+    groupOf(route: RestRoute): express.Router | undefined {
+      if (unindexed.has(route.method)) return undefined;
+      const k = key(route.method, firstSegment(route.path));
+      let group = groups.get(k);
+      if (!group) groups.set(k, (group = express.Router()));
+      return group;
+    },
+    /** The router for a request (HEAD is answered by GET routes, as express does); undefined: every route. */
+    lookup(method: string, path: string): express.Router | undefined {
+      const routeMethod = method === 'HEAD' ? 'GET' : method;
+      if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(routeMethod) || unindexed.has(routeMethod as RestRoute['method'])) return undefined;
+      return groups.get(key(routeMethod, firstSegment(path))) ?? none;
+    },
+  };
 }
 
 /** A route's input as the edge received it: path parameters, query parameters (text), the JSON body (non-GET). */
