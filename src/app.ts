@@ -215,7 +215,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await apollo.stop();
       deps.logger.debug('closing the render queue and run events');
       await deps.render.close();
-      deps.rateLimiter.close();
+      await deps.rateLimiter.close();
       await cancellations?.close();
       deps.idempotency.close();
       await deps.usage.close();

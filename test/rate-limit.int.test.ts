@@ -232,7 +232,8 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     // and so on: far fewer charges than requests.
     expect(charges(m.statements)).toBeLessThanOrEqual(30);
     expect(charges(m.statements)).toBeGreaterThan(1);
-    // What the instance reserved and has not handed out yet counts as spent in PostgreSQL.
+    // What the instance reserved and has not handed out yet counts as spent in PostgreSQL (a lease reserved ahead included).
+    await t.deps.rateLimiter.idle();
     const [row] = await t.orm.em.getConnection().execute('select points from rate_limit_counters where key = ?', [`api:acct:${owner.account.id}`]);
     expect(row.points).toBeGreaterThanOrEqual(120);
     expect(row.points).toBeLessThanOrEqual(120 + 5);
@@ -256,13 +257,19 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
   it('hands out only the leased points that were under the limit when others spent the rest meanwhile', async () => {
     const owner = await createAccount(t.orm);
     const me = () => t.http().get('/api/accounts/me').set(owner.headers);
-    // 2 requests: the second leases 12 more (1/16 of the 198 left); 12 requests spend them.
+    // 2 requests: the second leases 12 more (1/16 of the 198 left). Once fewer than half of them are left
+    // (the 9th request), the next lease is reserved ahead: 11 (1/16 of the 186 neither spent nor held).
     for (let i = 0; i < 14; i += 1) expect((await me()).status).toBe(200);
-    // Other instances take all but 5 points; this one's lease is 1 + 12 again, of which only 5 fit.
+    await t.deps.rateLimiter.idle();
+    // 25 reserved, 14 spent: this instance holds 11.
+    const [row] = await t.orm.em.getConnection().execute('select points from rate_limit_counters where key = ?', [`api:acct:${owner.account.id}`]);
+    expect(row.points).toBe(25);
+    // Other instances take all but 5 points (the 11 held here counted as taken): this instance hands out the 11
+    // it holds; of the next lease (10, reserved ahead as they run out) only 5 fit.
     await takenElsewhere(`acct:${owner.account.id}`, LIMIT - 5);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i += 1) statuses.push((await me()).status);
-    expect(statuses).toEqual([...Array(5).fill(200), ...Array(15).fill(429)]);
+    expect(statuses).toEqual([...Array(16).fill(200), ...Array(4).fill(429)]);
   });
 
   it('does not hand out leased points twice while a charge that took them is on its way', async () => {
@@ -291,14 +298,17 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
         const subject = `acct:lease-size-${points}-${Date.now()}`;
         const m = await t.sql.measure(async () => {
           for (let i = 0; i < 200; i += 1) expect((await limiter.consume([{ budget: 'api', subject, points }]))[0].allowed).toBe(true);
+          // The lease reserved ahead is part of these charges' cost: wait for it to land inside the measure.
+          await limiter.idle();
         });
         return charges(m.statements);
       };
-      // The first charge, then a lease of 50 charges per statement: 1 + ceil(199 / 51).
-      expect(await leasesFor(1)).toBe(5);
-      expect(await leasesFor(7)).toBe(5);
+      // The first charge, the second with a lease of 50 charges, then 50 charges per statement reserved ahead whenever
+      // fewer than 25 are left (after 27, 78, 128 and 178 charges): 6 statements for 200 charges, the last one's lease unspent.
+      expect(await leasesFor(1)).toBe(6);
+      expect(await leasesFor(7)).toBe(6);
     } finally {
-      limiter.close();
+      await limiter.close();
     }
   });
 
@@ -334,7 +344,80 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
       expect(after.map((d) => [d.allowed, d.limit])).toEqual(Array(10).fill([false, 5]));
     } finally {
       await holder.end();
-      limiter.close();
+      await limiter.close();
+    }
+  });
+
+  it('reserves the next lease ahead: after the first two charges of a window no charge waits for a reservation while the lease has points left', async () => {
+    const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'));
+    const subject = `acct:refresh-ahead-${Date.now()}`;
+    const charge = () => limiter.consume([{ budget: 'api', subject, points: 1 }]).then(([d]) => d);
+    const holder = new Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      expect(await charge()).toMatchObject({ allowed: true, remaining: 999 });
+      // The second charge leases 50 more.
+      expect(await charge()).toMatchObject({ allowed: true, remaining: 998 });
+      // From now on every reservation is held on its way by a lock on the counter row.
+      await holder.query('begin');
+      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:${subject}`]);
+      // The 28th charge leaves 24 of the 50 (fewer than half): the next lease is reserved in the background, and waits
+      // for the lock. Every charge up to the 52nd is still answered from the lease, the count exact, none held by the
+      // lock (a charge that waited for the reservation would not settle until the lock is let go, below).
+      for (let i = 3; i <= 52; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
+      // The lease is spent: the 53rd waits for the reservation on its way (single flight), and no other is sent.
+      let settled = false;
+      const waiting = charge().then((d) => ((settled = true), d));
+      await new Promise((r) => setImmediate(r));
+      expect(settled).toBe(false);
+      await holder.query('commit');
+      expect(await waiting).toMatchObject({ allowed: true, remaining: 947 });
+      await limiter.idle();
+      // 1 + 51 + the 50 reserved ahead: one reservation was on its way, not one per waiting charge.
+      const [row] = await t.orm.em.getConnection().execute('select points from rate_limit_counters where key = ?', [`api:${subject}`]);
+      expect(row.points).toBe(102);
+      for (let i = 54; i <= 120; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+      await limiter.close();
+    }
+  });
+
+  it('leaves no points ahead from the old limit when an override lands while a background reservation is on its way', async () => {
+    const byAccount = new Map<string, number>();
+    const listeners: ((accountId: string | null) => void)[] = [];
+    const overrides = {
+      limit: (accountId: string, _name: string, fallback: number) => byAccount.get(accountId) ?? fallback,
+      onChange: (listener: (accountId: string | null) => void) => void listeners.push(listener),
+    };
+    const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'), undefined, overrides);
+    const account = `refresh-override-${Date.now()}`;
+    const charge = () => limiter.consume([{ budget: 'api', subject: `acct:${account}`, points: 1 }]).then(([d]) => d);
+    const holder = new Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
+      expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
+      await holder.query('begin');
+      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:acct:${account}`]);
+      // The 28th charge sends the next lease's reservation (50 under the limit of 1000) in the background; the lock holds it.
+      for (let i = 3; i <= 30; i += 1) expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
+      // The admin lowers the account's budget to 5 (30 points are spent): the lease is dropped, and a charge now waits
+      // for the reservation on its way.
+      byAccount.set(account, 5);
+      for (const listener of listeners) listener(account);
+      const waiting = charge();
+      await holder.query('commit');
+      // The reservation lands under the limit in force now: it adds nothing, and the charge is refused.
+      expect(await waiting).toMatchObject({ allowed: false, limit: 5, remaining: 0 });
+      await limiter.idle();
+      const after = await Promise.all(Array.from({ length: 10 }, () => charge()));
+      expect(after.map((d) => [d.allowed, d.limit])).toEqual(Array(10).fill([false, 5]));
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+      await limiter.close();
     }
   });
 

@@ -58,6 +58,8 @@ interface Lease {
   endsAt: number;
   /** The window's start as PostgreSQL holds it (µs since the epoch): which window a refund may go back to. */
   window: string;
+  /** Points ahead the last reservation brought: once `allowance` falls below half of it, the next lease is reserved in the background. */
+  brought: number;
 }
 
 /**
@@ -73,7 +75,15 @@ interface Lease {
  * no statement until the window ends. Every point handed out was reserved under the limit, so the
  * instances together never let more through than the limit. Reservations are single-flight per key
  * within an instance: concurrent charges wait for the one in flight and then spend from its lease,
- * so a burst reserves one lease, not one per charge. Points an instance reserved and did not
+ * so a burst reserves one lease, not one per charge.
+ *
+ * Refresh ahead: once a lease's allowance falls below half of what its last reservation brought,
+ * the next lease is reserved in the background (the same single flight), so charges go on being
+ * served from what is left and none waits for a refill while the window has points left. When it
+ * lands, the points it took under the limit are added to the lease (those past the limit are not
+ * this instance's); it adds nothing when an admin's override landed meanwhile or the lease was
+ * dropped, and replaces the lease when PostgreSQL started a new window. A failed one is logged and
+ * leaves the lease as it was. Points an instance reserved and did not
  * use count as spent, so a client spreading its requests over several instances may be refused a
  * little early (at most one lease per other instance).
  */
@@ -83,6 +93,9 @@ export class RateLimiter {
   private readonly leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
   /** Keys whose reservation is on its way to PostgreSQL, with the promise that settles when it is back. */
   private readonly reserving = new Map<string, Promise<void>>();
+  /** Background reservations on their way (refresh ahead): close() waits for them. */
+  private readonly refreshing = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(
     orm: Orm,
@@ -162,6 +175,7 @@ export class RateLimiter {
         if (allowed) lease.allowance -= charge.points;
         lease.used += charge.points;
         decisions.set(key, { ...this.decision(charge.budget, allowed, limit, lease.used, (lease.endsAt - now) / 1000), window: lease.window });
+        if (allowed) this.refreshAhead(key, lease, charge, limit);
         continue;
       }
       // What is left of a lease goes first; the rest, and the next lease, are reserved now.
@@ -193,7 +207,7 @@ export class RateLimiter {
         // Of the points reserved ahead, those under the limit are this instance's to hand out (none when the limit changed in flight).
         const allowance = allowed && limit === r.limit ? Math.min(r.reserve - r.need, limit - used) : 0;
         // Recency is that of the last reservation (reads peek): past MAX_LEASES the least recently reserved goes.
-        if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000, window: row.window_us });
+        if (leasing) this.leases.set(r.key, { used, allowance, endsAt: now + row.reset_s * 1000, window: row.window_us, brought: allowance });
         // (Points carried from the lease were reserved earlier: `before` holds them already.)
         decisions.set(r.key, { ...this.decision(r.charge.budget, allowed, limit, used, row.reset_s), window: row.window_us });
       }
@@ -231,8 +245,9 @@ export class RateLimiter {
     }
     if (!merged.size) return [];
     // A reservation on its way replaces the lease when it lands: give back into the lease it brings.
+    // (One reserving ahead in the background adds to the lease it found, counting what was given back meanwhile: no wait.)
     for (;;) {
-      const waits = [...merged.keys()].filter((key) => this.reserving.has(key)).map((key) => this.reserving.get(key)!);
+      const waits = [...merged.keys()].filter((key) => this.reserving.has(key) && !this.refreshing.has(this.reserving.get(key)!)).map((key) => this.reserving.get(key)!);
       if (!waits.length) break;
       await Promise.all(waits);
     }
@@ -266,9 +281,72 @@ export class RateLimiter {
     return this.counters.dropEndedWindows();
   }
 
-  close(): void {
+  /** Stops the cleanup and starts no more background reservations; settles when those on their way have landed. */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    await this.idle();
+  }
+
+  /** Settles when no background reservation (refresh ahead) is on its way: what this instance holds is then known. */
+  async idle(): Promise<void> {
+    while (this.refreshing.size) await Promise.all([...this.refreshing]);
+  }
+
+  /**
+   * Reserves the next lease of a key in the background when the allowance of this one has fallen
+   * below half of what its reservation brought (and the window has points this instance has not
+   * reserved), unless a reservation of the key is already on its way. Charges go on being served
+   * from the allowance meanwhile; one that finds too little waits for this reservation as for any.
+   */
+  private refreshAhead(key: string, lease: Lease, charge: Charge, limit: number): void {
+    if (this.closed || this.reserving.has(key) || !(lease.allowance * 2 < lease.brought)) return;
+    // Points of the window neither taken nor held by this instance.
+    const rest = limit - lease.used - lease.allowance;
+    if (rest <= 0) return;
+    // As a charge's lease: up to leaseMax charges of this size, at most 1/16 of what is left (at least a point, so the last ones of a window are reserved ahead too).
+    const reserve = Math.min(rest, this.limits.leaseMax * charge.points, Math.max(1, Math.floor(rest / LEASE_SHARE)));
+    // The single flight: charges that find too little in the lease wait for this one and decide again
+    // (it settles once the lease has what it brought and the key is free to reserve again).
+    const flight: Promise<void> = this.refill(key, lease, charge, limit, reserve)
+      .catch((err: unknown) => this.logger.warn({ err, key }, 'rate limit refresh-ahead reservation failed; the lease stays as it was'))
+      .then(() => {
+        if (this.reserving.get(key) === flight) this.reserving.delete(key);
+        this.refreshing.delete(flight);
+      });
+    this.reserving.set(key, flight);
+    this.refreshing.add(flight);
+  }
+
+  /** A background reservation: takes `reserve` points of the key's window and adds those under the limit to the lease. */
+  private async refill(key: string, lease: Lease, charge: Charge, limit: number, reserve: number): Promise<void> {
+    const rows = await this.counters.reserve([{ key, points: reserve }]);
+    const row = rows.find((r) => r.key === key);
+    if (!row) return;
+    const now = Date.now();
+    // An admin's override landed while the statement was on its way (its change dropped the lease):
+    // nothing reserved under the old limit is handed out; the next charge decides under the new one.
+    if (this.limitOf(charge.budget, charge.subject) !== limit) return;
+    // Points taken before this statement by every instance, this one's allowance included.
+    const before = row.points - reserve;
+    // Of the points this statement took, those under the limit are this instance's.
+    const added = Math.max(0, Math.min(reserve, limit - before));
+    const current = this.leases.peek(key);
+    if (row.window_us !== lease.window) {
+      // PostgreSQL started a new window: the lease of the old one is over, this reservation is the new one's lease.
+      // (Unless the lease was replaced meanwhile by one that already holds the new window.)
+      if (current && current !== lease) return;
+      this.leases.set(key, { used: before, allowance: added, endsAt: now + row.reset_s * 1000, window: row.window_us, brought: added });
+      return;
+    }
+    // The lease was dropped (an override, the cleanup, past MAX_LEASES) or replaced while this was on its way: leave it be.
+    if (current !== lease) return;
+    // What every instance has taken: all reserved before this statement, less what this instance still holds (refunds into
+    // the lease meanwhile included). Its own charges since the statement left are in `before` as reserved and out of the allowance.
+    lease.used = Math.max(0, before - lease.allowance);
+    lease.allowance += added;
+    lease.brought = added;
   }
 
   private decision(budget: Budget, allowed: boolean, limit: number, used: number, secondsLeft: number): RateDecision {
