@@ -421,6 +421,37 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     }
   });
 
+  it('leaves the lease as it was when a background reservation fails, and the next charge that finds it spent reserves itself', async () => {
+    const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'));
+    const subject = `acct:refresh-fails-${Date.now()}`;
+    const charge = () => limiter.consume([{ budget: 'api', subject, points: 1 }]).then(([d]) => d);
+    const holder = new Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      expect(await charge()).toMatchObject({ allowed: true, remaining: 999 });
+      expect(await charge()).toMatchObject({ allowed: true, remaining: 998 });
+      await holder.query('begin');
+      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:${subject}`]);
+      // The 28th charge sends the next lease's reservation; it waits for the lock, and is cancelled there.
+      for (let i = 3; i <= 30; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
+      const blocked = async () =>
+        (await holder.query(`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%rate_limit_counters%'`)).rows.map((r) => r.pid as number);
+      let pids = await blocked();
+      while (!pids.length) pids = await new Promise((r) => setImmediate(r)).then(blocked);
+      await holder.query('select pg_cancel_backend($1)', [pids[0]]);
+      await limiter.idle();
+      // The cancelled reservation took nothing: 1 + 51.
+      expect((await holder.query('select points from rate_limit_counters where key = $1', [`api:${subject}`])).rows[0].points).toBe(52);
+      await holder.query('commit');
+      // Logged, not thrown: the lease is as it was (22 left), then the 53rd charge reserves itself.
+      for (let i = 31; i <= 60; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+      await limiter.close();
+    }
+  });
+
   it('never lets more than the limit through across two instances, sequential or concurrent', async () => {
     const orm: Orm = await initOrm({ url: t.db.url, poolMax: 3, entities });
     const other: App = await createApp(createDeps(t.config, orm, createLogger('silent')));
