@@ -312,38 +312,61 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     }
   });
 
-  it('leaves no points ahead from the old limit when an override lands while a reservation is on its way', async () => {
-    // The admin's override, as LimitOverrides delivers it: the map read, then the listeners told.
+  /** An admin's overrides as LimitOverrides delivers them to the limiter: the value read, then the listeners told. */
+  const adminOverrides = () => {
     const byAccount = new Map<string, number>();
     const listeners: ((accountId: string | null) => void)[] = [];
-    const overrides = {
+    return {
       limit: (accountId: string, _name: string, fallback: number) => byAccount.get(accountId) ?? fallback,
       onChange: (listener: (accountId: string | null) => void) => void listeners.push(listener),
+      set(accountId: string, limit: number) {
+        byAccount.set(accountId, limit);
+        for (const listener of listeners) listener(accountId);
+      },
     };
+  };
+
+  /** Another session that holds a counter row locked, so a reservation of that key waits on its way until released. */
+  const rowLock = async () => {
+    const client = new Client({ connectionString: t.db.url });
+    await client.connect();
+    return {
+      client,
+      async hold(key: string) {
+        await client.query('begin');
+        await client.query('select points from rate_limit_counters where key = $1 for update', [key]);
+      },
+      release: () => client.query('commit'),
+      async end() {
+        await client.query('rollback').catch(() => undefined);
+        await client.end();
+      },
+    };
+  };
+
+  it('leaves no points ahead from the old limit when an override lands while a reservation is on its way', async () => {
+    const overrides = adminOverrides();
     const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'), undefined, overrides);
     const account = `lease-override-${Date.now()}`;
     const charge = (points: number) => limiter.consume([{ budget: 'api', subject: `acct:${account}`, points }]).then(([d]) => d);
-    const holder = new Client({ connectionString: t.db.url });
-    await holder.connect();
+    const lock = await rowLock();
     try {
       expect(await charge(1)).toMatchObject({ allowed: true });
       // The second charge leases 50 more under the limit of 1000.
       expect(await charge(1)).toMatchObject({ allowed: true, limit: 1000 });
       // The next reservation (51 points: past the lease) is held on its way by a lock on the counter row...
-      await holder.query('begin');
-      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:acct:${account}`]);
+      await lock.hold(`api:acct:${account}`);
       const inFlight = charge(51);
       await new Promise((r) => setTimeout(r, 200));
       // ...while the admin lowers the account's budget to 5.
-      byAccount.set(account, 5);
-      for (const listener of listeners) listener(account);
-      await holder.query('commit');
+      overrides.set(account, 5);
+      await lock.release();
       // The reservation lands under the limit in force now: refused, and no lease from the old limit.
       expect(await inFlight).toMatchObject({ allowed: false, limit: 5 });
       const after = await Promise.all(Array.from({ length: 10 }, () => charge(1)));
       expect(after.map((d) => [d.allowed, d.limit])).toEqual(Array(10).fill([false, 5]));
     } finally {
-      await holder.end();
+      await lock.end();
       await limiter.close();
     }
   });
@@ -352,15 +375,13 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'));
     const subject = `acct:refresh-ahead-${Date.now()}`;
     const charge = () => limiter.consume([{ budget: 'api', subject, points: 1 }]).then(([d]) => d);
-    const holder = new Client({ connectionString: t.db.url });
-    await holder.connect();
+    const lock = await rowLock();
     try {
       expect(await charge()).toMatchObject({ allowed: true, remaining: 999 });
       // The second charge leases 50 more.
       expect(await charge()).toMatchObject({ allowed: true, remaining: 998 });
       // From now on every reservation is held on its way by a lock on the counter row.
-      await holder.query('begin');
-      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:${subject}`]);
+      await lock.hold(`api:${subject}`);
       // The 28th charge leaves 24 of the 50 (fewer than half): the next lease is reserved in the background, and waits
       // for the lock. Every charge up to the 52nd is still answered from the lease, the count exact, none held by the
       // lock (a charge that waited for the reservation would not settle until the lock is let go, below).
@@ -370,7 +391,7 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
       const waiting = charge().then((d) => ((settled = true), d));
       await new Promise((r) => setImmediate(r));
       expect(settled).toBe(false);
-      await holder.query('commit');
+      await lock.release();
       expect(await waiting).toMatchObject({ allowed: true, remaining: 947 });
       await limiter.idle();
       // 1 + 51 + the 50 reserved ahead: one reservation was on its way, not one per waiting charge.
@@ -378,45 +399,35 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
       expect(row.points).toBe(102);
       for (let i = 54; i <= 120; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
     } finally {
-      await holder.query('rollback').catch(() => undefined);
-      await holder.end();
+      await lock.end();
       await limiter.close();
     }
   });
 
   it('leaves no points ahead from the old limit when an override lands while a background reservation is on its way', async () => {
-    const byAccount = new Map<string, number>();
-    const listeners: ((accountId: string | null) => void)[] = [];
-    const overrides = {
-      limit: (accountId: string, _name: string, fallback: number) => byAccount.get(accountId) ?? fallback,
-      onChange: (listener: (accountId: string | null) => void) => void listeners.push(listener),
-    };
+    const overrides = adminOverrides();
     const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'), undefined, overrides);
     const account = `refresh-override-${Date.now()}`;
     const charge = () => limiter.consume([{ budget: 'api', subject: `acct:${account}`, points: 1 }]).then(([d]) => d);
-    const holder = new Client({ connectionString: t.db.url });
-    await holder.connect();
+    const lock = await rowLock();
     try {
       expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
       expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
-      await holder.query('begin');
-      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:acct:${account}`]);
+      await lock.hold(`api:acct:${account}`);
       // The 28th charge sends the next lease's reservation (50 under the limit of 1000) in the background; the lock holds it.
       for (let i = 3; i <= 30; i += 1) expect(await charge()).toMatchObject({ allowed: true, limit: 1000 });
       // The admin lowers the account's budget to 5 (30 points are spent): the lease is dropped, and a charge now waits
       // for the reservation on its way.
-      byAccount.set(account, 5);
-      for (const listener of listeners) listener(account);
+      overrides.set(account, 5);
       const waiting = charge();
-      await holder.query('commit');
+      await lock.release();
       // The reservation lands under the limit in force now: it adds nothing, and the charge is refused.
       expect(await waiting).toMatchObject({ allowed: false, limit: 5, remaining: 0 });
       await limiter.idle();
       const after = await Promise.all(Array.from({ length: 10 }, () => charge()));
       expect(after.map((d) => [d.allowed, d.limit])).toEqual(Array(10).fill([false, 5]));
     } finally {
-      await holder.query('rollback').catch(() => undefined);
-      await holder.end();
+      await lock.end();
       await limiter.close();
     }
   });
@@ -425,13 +436,12 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
     const limiter = new RateLimiter(t.orm, { ...t.config.requestLimits, perMinute: 1000, leaseMax: 50 }, createLogger('silent'));
     const subject = `acct:refresh-fails-${Date.now()}`;
     const charge = () => limiter.consume([{ budget: 'api', subject, points: 1 }]).then(([d]) => d);
-    const holder = new Client({ connectionString: t.db.url });
-    await holder.connect();
+    const lock = await rowLock();
+    const holder = lock.client;
     try {
       expect(await charge()).toMatchObject({ allowed: true, remaining: 999 });
       expect(await charge()).toMatchObject({ allowed: true, remaining: 998 });
-      await holder.query('begin');
-      await holder.query('select points from rate_limit_counters where key = $1 for update', [`api:${subject}`]);
+      await lock.hold(`api:${subject}`);
       // The 28th charge sends the next lease's reservation; it waits for the lock, and is cancelled there.
       for (let i = 3; i <= 30; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
       const blocked = async () =>
@@ -442,12 +452,11 @@ describe('rate-limit leases (RATE_LIMIT_LEASE_MAX, real PostgreSQL)', () => {
       await limiter.idle();
       // The cancelled reservation took nothing: 1 + 51.
       expect((await holder.query('select points from rate_limit_counters where key = $1', [`api:${subject}`])).rows[0].points).toBe(52);
-      await holder.query('commit');
+      await lock.release();
       // Logged, not thrown: the lease is as it was (22 left), then the 53rd charge reserves itself.
       for (let i = 31; i <= 60; i += 1) expect(await charge()).toMatchObject({ allowed: true, remaining: 1000 - i });
     } finally {
-      await holder.query('rollback').catch(() => undefined);
-      await holder.end();
+      await lock.end();
       await limiter.close();
     }
   });

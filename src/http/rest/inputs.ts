@@ -18,8 +18,8 @@ const INT_MIN = -(2 ** 31);
 
 type Origin = 'path' | 'query' | 'body';
 
-/** A route's raw input: path parameters, query parameters (text), the JSON body (non-GET). */
-export interface RestInput {
+/** A route's input as the edge received it: path parameters, query parameters (text), the JSON body (non-GET). */
+export interface RouteInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
@@ -34,7 +34,7 @@ export interface RestInput {
  * REST name (`account_id` for the GraphQL `accountId`, src/common/names.ts; a path parameter as the
  * route path names it); the variables carry the GraphQL names.
  */
-export function parseRestInput(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute, input: RestInput): Record<string, unknown> {
+export function parseRestInput(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute, input: RouteInput): Record<string, unknown> {
   return restInputParser(args, route)(input);
 }
 
@@ -43,7 +43,7 @@ export function parseRestInput(args: readonly (GraphQLArgument | GraphQLInputFie
  * field's REST name and origin, the known query and body members) worked out once: the REST face
  * builds one per route at start-up instead of per request (issue 31).
  */
-export function restInputParser(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute): (input: RestInput) => Record<string, unknown> {
+export function restInputParser(args: readonly (GraphQLArgument | GraphQLInputField)[], route: RestRoute): (input: RouteInput) => Record<string, unknown> {
   const isGet = route.method === 'GET';
   const fields = args.map((arg) => {
     const name = restFieldName(route, arg.name);

@@ -7,7 +7,7 @@ import { Context, createContext, headerValue } from '../../request/context';
 import { INPUT_GUARDED } from '../../graphql/input-guard';
 import { CompiledOperation, compileOperation, isCompiled } from '../../graphql/compile';
 import { restFields, routeDocument } from './documents';
-import { operationField, restFieldName, restInputParser } from './inputs';
+import { operationField, restFieldName, restInputParser, type RouteInput } from './inputs';
 import { HttpError, toAppError, toHttpError } from '../../common/error-status';
 import { renameFieldPath, renameFieldWords, renameProblemFields, restName } from '../../common/names';
 import { hasBody, isJsonMediaType, requestError, undecodableParam } from '../request-errors';
@@ -231,12 +231,7 @@ function routeIndex(routes: readonly RestRoute[]) {
   };
 }
 
-/** A route's input as the edge received it: path parameters, query parameters (text), the JSON body (non-GET). */
-export interface RouteInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-}
+export type { RouteInput } from './inputs';
 
 /** What running a route gave: its status and answer in the route's envelope, or the error (named as the route names its fields). */
 export type RouteOutcome = { ok: true; status: number; answer: unknown } | { ok: false; error: unknown };
