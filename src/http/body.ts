@@ -4,6 +4,7 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError } from '../common/errors';
+import { fromAppError } from '../common/error-status';
 
 /** The methods the service answers; any other is a 405 naming these in `Allow`. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -129,7 +130,8 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const { status, reason, field, message } = unparsable(err.code);
-    const body = JSON.stringify({ status: 'error', code: 'BAD_USER_INPUT', error: message, details: [{ field, message: 'could not be read' }] });
+    // The service's error body (the status line is HTTP's own, see docs/api/errors.md).
+    const body = JSON.stringify(fromAppError(new AppError('BAD_USER_INPUT', message, { details: [{ field, message: 'could not be read' }] })).body);
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
