@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createTestApp, TestApp } from './app';
 import { as } from './demo';
 import { rawHttp, RawAnswer } from './support/raw-http';
@@ -99,6 +99,23 @@ describe('request bodies are answered, never reset (raw TCP clients)', () => {
         });
       }
     }
+  });
+
+  it('a client that keeps sending after its 431 is closed by the server (the lingering read is bounded)', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (data) => (received += data.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(`POST /api/catalogs/${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n`);
+    // Never done sending: a kilobyte every 20 ms until the server closes the connection.
+    const writer = setInterval(() => socket.writable && socket.write(Buffer.alloc(1024, 120)), 20);
+    try {
+      await closed;
+    } finally {
+      clearInterval(writer);
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 431 /);
   });
 
   it('a request that is not HTTP/1.1 gets 400 with the JSON error, and the server keeps answering', async () => {

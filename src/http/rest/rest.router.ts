@@ -202,6 +202,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
  * segment is not plain text (a parameter or pattern); a method and segment no route has get an
  * empty router: straight on to the 404.
  */
+const ROUTE_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
 function routeIndex(routes: readonly RestRoute[]) {
   const firstSegment = (path: string): string => {
     const end = path.indexOf('/', 1);
@@ -225,7 +227,7 @@ function routeIndex(routes: readonly RestRoute[]) {
     /** The router for a request (HEAD is answered by GET routes, as express does); undefined: every route. */
     lookup(method: string, path: string): express.Router | undefined {
       const routeMethod = method === 'HEAD' ? 'GET' : method;
-      if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(routeMethod) || unindexed.has(routeMethod as RestRoute['method'])) return undefined;
+      if (!ROUTE_METHODS.has(routeMethod) || unindexed.has(routeMethod as RestRoute['method'])) return undefined;
       return groups.get(key(routeMethod, firstSegment(path))) ?? none;
     },
   };
