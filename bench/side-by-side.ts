@@ -44,6 +44,8 @@ const settings = {
   postgraphile: process.env.BENCH_SKIP_POSTGRAPHILE !== '1',
   /** BENCH_BEFORE: root of another checkout of this repository, measured as the contender "service (before)". */
   before: process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined,
+  /** The Node binary the before tree runs on (default: the harness's): a runtime's effect, the same commit on both sides. */
+  beforeNode: process.env.BENCH_BEFORE_NODE ? resolve(process.env.BENCH_BEFORE_NODE) : undefined,
   out: process.env.BENCH_OUT ?? join(process.cwd(), 'bench', 'results', 'latest.json'),
   /**
    * Issue 31's tail after a pause: rounds (0: skipped), the pause, requests measured after it. The
@@ -94,6 +96,9 @@ const CONTENDERS: ContenderSpec[] = [
     execPath: process.env.BENCH_POSTGRAPHILE_NODE,
   },
 ];
+
+/** The Node major production runs (deploy/Dockerfile's image): a run on another one says so. */
+const PRODUCTION_NODE_MAJOR = 24;
 
 /** Scenario id of the "before" twin of a service scenario. */
 const beforeId = (id: string) => `${id}-before`;
@@ -305,9 +310,19 @@ function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
   if (!/migrate:\s*false/.test(source) || !/seed:\s*false/.test(source)) {
     throw new Error(`${where}: ${script} does not open the database with { migrate: false, seed: false }; it would run its (older) migrator on the shared bench database`);
   }
+  const node = settings.beforeNode ? nodeVersion(settings.beforeNode, 'BENCH_BEFORE_NODE') : process.version;
+  const commit = `${gitDescribe(dir)}, Node ${node}`;
   return {
-    spec: { key: 'serviceBefore', label: `this service before the change (${dir}, ${gitDescribe(dir)})`, script, appName: 'mas_bench_service_before', cwd: dir, execArgv: nodeFlagsOf(dir) },
-    tree: { dir, commit: gitDescribe(dir), afterCommit: gitDescribe(OWN_ROOT) },
+    spec: {
+      key: 'serviceBefore',
+      label: `this service before the change (${dir}, ${commit})`,
+      script,
+      appName: 'mas_bench_service_before',
+      cwd: dir,
+      execArgv: nodeFlagsOf(dir),
+      execPath: settings.beforeNode,
+    },
+    tree: { dir, commit, afterCommit: `${gitDescribe(OWN_ROOT)}, Node ${process.version}` },
   };
 }
 
@@ -338,6 +353,15 @@ function packageVersion(name: string): string {
     // not installed
   }
   return '(not installed)';
+}
+
+/** The version a Node binary prints (`node -v`); a binary that does not run stops the harness. */
+function nodeVersion(binary: string, where: string): string {
+  try {
+    return execFileSync(binary, ['-v'], { encoding: 'utf8', timeout: 30_000 }).trim();
+  } catch (error) {
+    throw new Error(`${where}=${binary}: not a Node binary that runs here: ${firstLine(error)}`);
+  }
 }
 
 /** The node flags the other tree starts its API process with (its src/node-flags.ts; none before it had one). */
@@ -957,6 +981,9 @@ export async function sideBySide(): Promise<void> {
       markdown(summaries, checkList, header) +
       (comparison && beforeTree ? `\n\n${beforeAfterMarkdown(comparison, beforeTree)}` : '') +
       issue31Markdown(tail, saturation, websockets);
+    if (Number(process.versions.node.split('.')[0]) !== PRODUCTION_NODE_MAJOR) {
+      notes.add(`Every contender ran on Node ${process.version}; production runs Node ${PRODUCTION_NODE_MAJOR} (deploy/Dockerfile), on which the service's figures differ (bench/README.md, "Which Node").`);
+    }
     if (beforeTree) notes.add(`The checks compare this tree only; the "(before)" rows are the same scenarios on ${beforeTree.dir} (${beforeTree.commit}), its own process (PGAPPNAME mas_bench_service_before), the same database, the same rounds.`);
     console.log(`\n${table}\n`);
     for (const note of notes) console.log(`- ${note}`);
