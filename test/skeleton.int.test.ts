@@ -112,6 +112,17 @@ describe('service skeleton (real PostgreSQL)', () => {
     expect(res.text).toContain('http_request_duration_seconds_bucket');
   });
 
+  it('labels requests no route answered as "unmatched", so made-up paths cannot grow the metrics without bound', async () => {
+    // Anyone can send any path: a label per path would be a new series (and 11 histogram buckets) each.
+    const made = ['/no-such-page-7f3a', '/.env', '/wp-admin/setup.php', '/api/no-such-route-7f3a', '/media/renders/nope.mp4'];
+    for (const path of made) expect((await t.http().get(path)).status).toBeGreaterThanOrEqual(400);
+    const res = await t.http().get('/metrics');
+    expect(res.status).toBe(200);
+    const routes = new Set([...res.text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
+    for (const path of made) expect(routes).not.toContain(path);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]\d*/);
+  });
+
   it('keeps internals out of error answers', async () => {
     const res = await t.http().get('/api/accounts/me').set('x-api-key', "' or 1=1 --");
     expect(res.status).toBe(401);

@@ -99,7 +99,9 @@ export function createMetrics(orm: Orm, options: { eventLoopResolutionMs: number
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     const stop = latency.startTimer();
     res.on('finish', () => {
-      const route = (res.locals.route as string | undefined) ?? (req.path.startsWith('/api') ? 'unmatched' : req.path);
+      // Only the routes' own names: a request no route named is "unmatched", whatever its path, so
+      // made-up paths (anyone can send them) cannot add series without bound.
+      const route = (res.locals.route as string | undefined) ?? 'unmatched';
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       stop({ method: req.method, route });
       if (res.locals.rateLimited) rateLimited(route, String(res.locals.rateLimited));
