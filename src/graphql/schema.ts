@@ -9,6 +9,7 @@ import { createLocalPubSub } from './pubsub';
 import { guardArguments } from './input-guard';
 import { checkResolverParams } from './params';
 import { settleMutations } from './settle';
+import { answerFromReadAhead } from './read-ahead';
 
 /** @Authorized() fields need a viewer; a missing one is UNAUTHENTICATED on every face. */
 const authChecker: AuthChecker<Context> = ({ context }) => {
@@ -55,7 +56,7 @@ export async function buildPlainSchema(options: PlainSchemaOptions): Promise<Gra
     ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     ...(options.directives ? { directives: options.directives } : {}),
   });
-  return settleMutations(guardArguments(readPlainFieldsDirectly(describeOperations(schema))));
+  return settleMutations(guardArguments(answerFromReadAhead(readPlainFieldsDirectly(describeOperations(schema)))));
 }
 
 const ROOT_DESCRIPTIONS: Record<'Query' | 'Mutation' | 'Subscription', string> = {

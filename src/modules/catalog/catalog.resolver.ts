@@ -7,6 +7,7 @@ import { AFTER_DESCRIPTION, FIRST_DESCRIPTION, firstDescription } from '../../co
 import { describe, graphPageInput, limitArg, pageArg } from '../../common/validation';
 import type { Context } from '../../request/context';
 import { CurrentViewer, Paged, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
+import { ReadAhead } from '../../graphql/read-ahead';
 import { Artist } from '../artist';
 import {
   addCatalogInput,
@@ -157,6 +158,8 @@ export class CatalogGraphResolver {
 @Resolver(() => Song)
 export class SongGraphResolver {
   @Extensions(maxItems(LIST_BOUNDS.creditsPerSong))
+  // A songs page reads each entry's credits with it (songsPageJson): those answer without a call.
+  @ReadAhead('credits')
   @FieldResolver(() => [SongCredit], { description: `Artists credited on this catalog entry, in credit order, with when each was credited (at most ${LIST_BOUNDS.creditsPerSong})` })
   credits(@Root() song: Song, @Ctx() ctx: Context): Promise<SongCredit[]> {
     return catalogService(ctx).songCredits(song);
