@@ -313,6 +313,38 @@ export function answerCost(
 
   // Selections of a batched provider field that answered at least one parent: a batch each.
   const batches = new Set<FieldNode>();
+  /** What a field node under a parent type weighs by, worked out once per node and type (not per answer object). */
+  interface Facts {
+    batched: boolean;
+    /** The fields that weigh below it; undefined for a leaf. */
+    below: Flat | undefined;
+  }
+  const factsByNode = new Map<FieldNode, Map<GraphQLCompositeType, Facts>>();
+  const factsOf = (node: FieldNode, parent: GraphQLCompositeType, isRoot: boolean): Facts => {
+    let byParent = factsByNode.get(node);
+    const known = byParent?.get(parent);
+    if (known) return known;
+    const field = fieldOf(schema, parent, node.name.value, isRoot)!;
+    const named = getNamedType(field.type);
+    const facts: Facts = {
+      batched: providerFields.batches.has(`${parent.name}.${field.name}`),
+      below: isCompositeType(named) && node.selectionSet ? flatten(node.selectionSet, named) : undefined,
+    };
+    if (!byParent) factsByNode.set(node, (byParent = new Map()));
+    byParent.set(parent, facts);
+    return facts;
+  };
+  /** Adds to `tally` the weight of an answered value (an object, a list of them, nested lists) of a field with `below` under it. */
+  const visit = (tally: Tally, item: unknown, below: Flat, count: number, isRoot: boolean): void => {
+    if (Array.isArray(item)) {
+      for (const each of item) visit(tally, each, below, count, isRoot);
+      return;
+    }
+    if (!isRecord(item)) return;
+    if (!isRoot) tally.objects += count;
+    // Nothing below weighs (a list of credits, say): the object counts, its keys need no look.
+    if (below.size > 0) addTally(tally, walk(item, below, false), count);
+  };
   /** An answer object's tally under the fields that weigh: only the keys it holds are looked at. */
   const walk = (value: Record<string, unknown>, flat: Flat, isRoot: boolean): Tally => {
     const tally = emptyTally();
@@ -322,26 +354,14 @@ export function answerCost(
       const child = value[key];
       for (const [node, { parent, count }] of nodes) {
         if (stats) stats.visited += 1;
-        const field = fieldOf(schema, parent, node.name.value, isRoot)!;
-        if (providerFields.batches.has(`${parent.name}.${field.name}`)) {
+        const facts = factsOf(node, parent, isRoot);
+        if (facts.batched) {
           batches.add(node);
           tally.batchItems += count;
         } else if (isRoot) {
           tally.rootPoints += count;
         }
-        const named = getNamedType(field.type);
-        if (!isCompositeType(named) || !node.selectionSet) continue;
-        const below = flatten(node.selectionSet, named);
-        const visit = (item: unknown): void => {
-          if (Array.isArray(item)) {
-            for (const each of item) visit(each);
-            return;
-          }
-          if (!isRecord(item)) return;
-          if (!isRoot) tally.objects += count;
-          addTally(tally, walk(item, below, false), count);
-        };
-        visit(child);
+        if (facts.below) visit(tally, child, facts.below, count, isRoot);
       }
     }
     return tally;
