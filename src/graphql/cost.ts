@@ -320,11 +320,12 @@ export function answerCost(
     below: Flat | undefined;
   }
   const factsByNode = new Map<FieldNode, Map<GraphQLCompositeType, Facts>>();
-  const factsOf = (node: FieldNode, parent: GraphQLCompositeType, isRoot: boolean): Facts => {
+  const factsOf = (node: FieldNode, parent: GraphQLCompositeType): Facts => {
     let byParent = factsByNode.get(node);
     const known = byParent?.get(parent);
     if (known) return known;
-    const field = fieldOf(schema, parent, node.name.value, isRoot)!;
+    // As flatten found it (by node and type alone, which is what the cache is keyed by).
+    const field = fieldOf(schema, parent, node.name.value, isRootType(parent))!;
     const named = getNamedType(field.type);
     const facts: Facts = {
       batched: providerFields.batches.has(`${parent.name}.${field.name}`),
@@ -354,7 +355,7 @@ export function answerCost(
       const child = value[key];
       for (const [node, { parent, count }] of nodes) {
         if (stats) stats.visited += 1;
-        const facts = factsOf(node, parent, isRoot);
+        const facts = factsOf(node, parent);
         if (facts.batched) {
           batches.add(node);
           tally.batchItems += count;

@@ -377,6 +377,18 @@ describe('catalogs and songs (real PostgreSQL)', () => {
       expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
     });
 
+    it("answers a Song reference's credits from the store, never from fields its representation carries", async () => {
+      const forged = [{ id: DEMO.otto, name: 'Forged Credit', timestamp: 0 }];
+      const res = await t.graphql(
+        'query($r: [_Any!]!) { _entities(representations: $r) { ... on Song { isrc credits { name } } } }',
+        { r: [{ __typename: 'Song', isrc: 'GBNWR2400002', credits: forged }] },
+        { ...as.nora, ...router },
+      );
+      const stored = await t.graphql('{ song(isrc: "GBNWR2400002") { credits { name } } }', {}, as.nora);
+      expect(stored.body.data.song.credits.length).toBeGreaterThan(0);
+      expect(res.body.data._entities).toEqual([{ isrc: 'GBNWR2400002', credits: stored.body.data.song.credits }]);
+    });
+
     it('keeps the relations of an artist out of reach empty when reached through a song', async () => {
       const res = await t.graphql('{ song(isrc: "GBNWR2400003") { artists { name socials { items { username } } songs { items { isrc } pagination { total_count: totalCount } } } } }', {}, as.nora);
       expect(res.body.errors).toBeUndefined();
