@@ -1,10 +1,15 @@
 import { BREAK, DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema, visit } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { beginPassThrough, placePassedThrough } from './pass-through';
 
 /** An operation graphql-jit turned into a function: run it with a request's context and variables. */
 export interface CompiledOperation {
-  /** `root`: the root value its root fields receive (REST passes INPUT_GUARDED: its input was guarded whole). */
-  run(context: unknown, variables: Record<string, unknown>, root?: unknown): Promise<ExecutionResult> | ExecutionResult;
+  /**
+   * `root`: the root value its root fields receive (REST passes INPUT_GUARDED: its input was guarded whole).
+   * `passThrough`: lists may answer as JSON the database wrote (src/graphql/pass-through.ts); only for
+   * an answer then serialized by `stringifyJson`, and one operation at a time on the context.
+   */
+  run(context: object, variables: Record<string, unknown>, root?: unknown, options?: { passThrough?: boolean }): Promise<ExecutionResult> | ExecutionResult;
 }
 
 /** Why an operation was not compiled (it then runs on graphql-js, or a route's start fails). */
@@ -30,9 +35,26 @@ export function compileOperation(schema: GraphQLSchema, document: DocumentNode, 
   const result = compileQuery(schema, document, operationName);
   if (!isCompiledQuery(result)) return { refused: result.errors?.[0]?.message ?? 'does not compile' };
   return {
-    run(context, variables, root) {
-      const answer = result.query(root, context, variables);
-      return 'then' in answer ? answer.then(asGraphQLJsAnswer) : asGraphQLJsAnswer(answer);
+    run(context, variables, root, options) {
+      if (!options?.passThrough) {
+        const answer = result.query(root, context, variables);
+        return 'then' in answer ? answer.then(asGraphQLJsAnswer) : asGraphQLJsAnswer(answer);
+      }
+      beginPassThrough(context);
+      const placed = (answer: ExecutionResult) => {
+        placePassedThrough(context, answer.data);
+        return asGraphQLJsAnswer(answer);
+      };
+      try {
+        const answer = result.query(root, context, variables);
+        return 'then' in answer ? answer.then(placed, (error: unknown) => {
+          placePassedThrough(context, undefined);
+          throw error;
+        }) : placed(answer);
+      } catch (error) {
+        placePassedThrough(context, undefined);
+        throw error;
+      }
     },
   };
 }

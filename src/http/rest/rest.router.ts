@@ -18,6 +18,7 @@ import { chargeRequest } from '../rate-limit';
 import { cancelOnDisconnect } from '../../db/statement-scope';
 import { cacheControl, NO_STORE, queryFieldPolicy } from '../caching';
 import { idempotencyKeyOf, idempotent } from '../idempotency';
+import { stringifyJson } from '../../graphql/pass-through';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -39,7 +40,7 @@ export function sendError(res: ExpressResponse, error: HttpError): void {
 interface RestOperation {
   fieldName: string;
   /** Runs the document compiled to a function (compileOperation, as GraphQL's executor) on the route's first request, then reused. */
-  run(context: Context, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
+  run(context: Context, variables: Record<string, unknown>, passThrough: boolean): Promise<ExecutionResult> | ExecutionResult;
 }
 
 /** The operation a route runs (with its `select`), built and validated at start-up, compiled on first use. */
@@ -51,14 +52,14 @@ function restOperation(schema: GraphQLSchema, route: RestRoute): RestOperation {
   let compiled: CompiledOperation | undefined;
   return {
     fieldName: route.operation.split('.')[1],
-    run(context, variables) {
+    run(context, variables, passThrough) {
       if (!compiled) {
         const result = compileOperation(schema, document);
         if (!isCompiled(result)) throw new Error(`${where}: ${result.refused}`);
         compiled = result;
       }
       // Its variables come from input the route guarded whole (execute, below): the root field does not walk them again.
-      return compiled.run(context, variables, INPUT_GUARDED);
+      return compiled.run(context, variables, INPUT_GUARDED, { passThrough });
     },
   };
 }
@@ -142,7 +143,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     const run = async (req: Request, res: ExpressResponse, next: NextFunction) => {
       try {
         const body: unknown = readsBody ? (req.body ?? {}) : undefined;
-        const outcome = await call.execute(req.ctx!, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body });
+        // Lists may be passed through as the database wrote them: the answer is serialized by stringifyJson below.
+        const outcome = await call.execute(req.ctx!, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown>, body }, { passThrough: true });
         if (!outcome.ok) {
           const httpError = toHttpError(outcome.error);
           if (httpError.unexpected) deps.logger.error({ err: outcome.error }, 'unexpected error in REST operation');
@@ -151,7 +153,9 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
         }
         if (readsBody) res.setHeader('cache-control', cacheControl(NO_STORE));
         else res.setHeader('cache-control', cacheControl(queryFieldPolicy(call.fieldName)));
-        res.status(outcome.status).json(outcome.answer);
+        // As res.json sends it (the app sets no JSON replacer, spaces or escaping), passed-through lists written in place.
+        if (!res.get('content-type')) res.set('content-type', 'application/json');
+        res.status(outcome.status).send(stringifyJson(outcome.answer));
       } catch (error) {
         next(error);
       }
@@ -250,7 +254,7 @@ export interface RouteCall {
    * variables (a 400 naming each bad field, thrown) and runs the route's document; the
    * operation's own error is returned, renamed to the route's field names.
    */
-  execute(ctx: Context, input: RouteInput): Promise<RouteOutcome>;
+  execute(ctx: Context, input: RouteInput, options?: { passThrough?: boolean }): Promise<RouteOutcome>;
 }
 
 /** Every route's execution, built (and its document validated) once. */
@@ -277,7 +281,7 @@ export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: Res
       route,
       budget: field.extensions?.providerCall === true ? 'research' : 'api',
       fieldName: operation.fieldName,
-      async execute(ctx, input) {
+      async execute(ctx, input, options) {
         // Before anything recursive (the input check) walks the input.
         const problems: FieldProblem[] = [
           ...inputProblems(input.params, ''),
@@ -291,7 +295,7 @@ export function restRouteCalls(deps: AppDeps, schema: GraphQLSchema, routes: Res
         if (problems.length) throw invalidInput(problems);
         const parsed = parseInput(input);
         const variableValues = inputArg ? { [inputArg]: parsed } : parsed;
-        const result = await operation.run(ctx, variableValues);
+        const result = await operation.run(ctx, variableValues, options?.passThrough === true);
         if (result.errors?.length) return { ok: false, error: restNamed(result.errors[0]) };
         const answer = wrapAnswer(route.answer, result.data?.[operation.fieldName]);
         if (route.omitNullFields && answer && typeof answer === 'object') {

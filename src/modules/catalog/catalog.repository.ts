@@ -17,6 +17,17 @@ export interface CatalogAccessRow extends Catalog {
 }
 
 /** A page of one catalog's songs, with each entry's credits, read with the catalog's reach (no songs when unreachable). */
+/** A songs page with its items as JSON text (songsPageWithAccessSerialized). */
+export interface SerializedSongsPage {
+  reachable: boolean;
+  total: number;
+  skipped: number;
+  /** Items on the page, and the last one's ISRC (null: none). */
+  count: number;
+  last: string | null;
+  items: string;
+}
+
 export interface CatalogSongsPage {
   reachable: boolean;
   total: number;
@@ -74,14 +85,7 @@ export const songsOf = (page: SongsPageJson): Song[] => page.items.map((song) =>
  * its aliases (sg_*) are its own, so the caller's `catalogId` is never shadowed.
  */
 export function songsPageJson(catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null): SqlCondition {
-  const credited = filter === null ? [] : [filter];
-  const matching = (alias: string) =>
-    filter === null
-      ? `${alias}.catalog_id = ${catalogId}`
-      : `${alias}.catalog_id = ${catalogId} and ${alias}.id in (select sg_f.catalog_song_id from catalog_song_artists sg_f join accounts sg_fa on sg_fa.id = sg_f.artist_id
-                                                                 where sg_fa.kind = 'artist' and lower(sg_fa.name) = ?)`;
-  // After a cursor: the page starts after the songs at or before its ISRC.
-  const skip = skippedSql(position, ([isrc]) => ({ sql: `(select count(*)::int from catalog_songs sg_b where ${matching('sg_b')} and sg_b.isrc <= ?)`, bindings: [...credited, isrc] }));
+  const { credited, matching, skip, rows } = songsPageParts(catalogId, position, filter);
   return {
     sql: `(select json_build_object(
         'total', (select count(*)::int from catalog_songs sg_t where ${matching('sg_t')}),
@@ -92,15 +96,94 @@ export function songsPageJson(catalogId: string, position: Position<readonly str
                    'lyrics', sg_p.lyrics, 'updated_at', sg_p.updated_at,
                    'credits', coalesce((select json_agg(json_build_object('id', sg_c.id, 'name', sg_c.name, 'timestamp', sg_c.timestamp)
                                                         order by sg_c.created_at, sg_c.name, sg_c.id)
-                                          from (select sg_a.id, sg_a.name, sg_csa.created_at, floor(extract(epoch from sg_csa.created_at))::int as timestamp
-                                                  from catalog_song_artists sg_csa join accounts sg_a on sg_a.id = sg_csa.artist_id
-                                                 where sg_csa.catalog_song_id = sg_p.id
-                                                 order by sg_csa.created_at, sg_a.name, sg_a.id limit ${LIST_BOUNDS.creditsPerSong}) sg_c), '[]'::json))
+                                          from ${CREDITS_OF_PAGE_ROW} sg_c), '[]'::json))
                  order by sg_p.isrc)
-            from (select sg_s.id, sg_s.catalog_id, sg_s.isrc, sg_s.name, sg_s.album, sg_s.lyrics, sg_s.updated_at from catalog_songs sg_s
-                   where ${matching('sg_s')} order by sg_s.isrc offset sg_k.n limit ?) sg_p), '[]'::json))
+            from ${rows} sg_p), '[]'::json))
       from (select ${skip.sql} as n) sg_k)`,
     bindings: [...credited, ...credited, limit, ...skip.bindings],
+  };
+}
+
+/**
+ * The credits of the page row `sg_p`, in credit order, at most LIST_BOUNDS.creditsPerSong: rows of
+ * (id, name, created_at, timestamp in epoch seconds).
+ */
+const CREDITS_OF_PAGE_ROW = `(select sg_a.id, sg_a.name, sg_csa.created_at, floor(extract(epoch from sg_csa.created_at))::int as timestamp
+                                                  from catalog_song_artists sg_csa join accounts sg_a on sg_a.id = sg_csa.artist_id
+                                                 where sg_csa.catalog_song_id = sg_p.id
+                                                 order by sg_csa.created_at, sg_a.name, sg_a.id limit ${LIST_BOUNDS.creditsPerSong})`;
+
+/** What both forms of the songs page share: the filter's binding, which songs match, the page's skip and its rows (one `?`: the limit). */
+function songsPageParts(catalogId: string, position: Position<readonly string[]>, filter: string | null) {
+  const credited = filter === null ? [] : [filter];
+  const matching = (alias: string) =>
+    filter === null
+      ? `${alias}.catalog_id = ${catalogId}`
+      : `${alias}.catalog_id = ${catalogId} and ${alias}.id in (select sg_f.catalog_song_id from catalog_song_artists sg_f join accounts sg_fa on sg_fa.id = sg_f.artist_id
+                                                                 where sg_fa.kind = 'artist' and lower(sg_fa.name) = ?)`;
+  // After a cursor: the page starts after the songs at or before its ISRC.
+  const skip = skippedSql(position, ([isrc]) => ({ sql: `(select count(*)::int from catalog_songs sg_b where ${matching('sg_b')} and sg_b.isrc <= ?)`, bindings: [...credited, isrc] }));
+  const rows = `(select sg_s.id, sg_s.catalog_id, sg_s.isrc, sg_s.name, sg_s.album, sg_s.lyrics, sg_s.updated_at from catalog_songs sg_s
+                   where ${matching('sg_s')} order by sg_s.isrc offset sg_k.n limit ?)`;
+  return { credited, matching, skip, rows };
+}
+
+/**
+ * The JSON a songs page's items are written in when passed through (src/graphql/pass-through.ts):
+ * each item an object of these members, in this order, under these names (the answer's keys).
+ */
+export type SongsShape = readonly ({ key: string; value: SongValue } | { key: string; credits: readonly { key: string; value: CreditValue }[] })[];
+export type SongValue = 'isrc' | 'name' | 'album' | 'lyrics' | 'catalogId' | 'updatedAt' | 'typename';
+export type CreditValue = 'id' | 'name' | 'timestamp' | 'typename';
+
+/** Each value as the answer serializes it: timestamps as `Date.prototype.toISOString` writes them (years 0 to 9999). */
+const SONG_VALUES: Record<SongValue, string> = {
+  isrc: 'sg_p.isrc',
+  name: 'sg_p.name',
+  album: 'sg_p.album',
+  lyrics: 'sg_p.lyrics',
+  catalogId: 'sg_p.catalog_id',
+  updatedAt: `to_char(sg_p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  typename: `'Song'::text`,
+};
+const CREDIT_VALUES: Record<CreditValue, string> = { id: 'sg_c.id', name: 'sg_c.name', timestamp: 'sg_c.timestamp', typename: `'SongCredit'::text` };
+
+/** A member name as a SQL column alias (a GraphQL name: letters, digits, underscores; at most 63 bytes, PostgreSQL's bound). */
+const columnAlias = (key: string): string => {
+  if (!/^[_A-Za-z][_0-9A-Za-z]{0,62}$/.test(key)) throw new Error(`Not a member name a songs page can be written with: ${key}`);
+  return `"${key}"`;
+};
+
+/** Whether a member name can be a column alias of the serialized page (see columnAlias). */
+export const isShapeKey = (key: string): boolean => /^[_A-Za-z][_0-9A-Za-z]{0,62}$/.test(key);
+
+/** The row `sg_r` of one page row `sg_p` in the shape: the members as columns, credits as compact JSON. */
+function shapeColumns(shape: SongsShape): string {
+  return shape
+    .map((member) => {
+      if ('value' in member) return `${SONG_VALUES[member.value]} as ${columnAlias(member.key)}`;
+      const credit = member.credits.map((c) => `${CREDIT_VALUES[c.value]} as ${columnAlias(c.key)}`).join(', ');
+      return `(select ('[' || coalesce(string_agg(row_to_json(sg_cr)::text, ',' order by sg_c.created_at, sg_c.name, sg_c.id), '') || ']')::json
+                 from ${CREDITS_OF_PAGE_ROW} sg_c cross join lateral (select ${credit}) sg_cr) as ${columnAlias(member.key)}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Catalog.songs written in the answer's shape: the same page as songsPageJson (same songs, order,
+ * credits and reach), giving `total`, `skipped`, `count` (its items), `last` (the last item's ISRC)
+ * and `items`, the items as compact JSON text in `shape` (what JSON.stringify writes of them).
+ */
+export function songsPageSerialized(catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null, shape: SongsShape): SqlCondition {
+  const { credited, matching, skip, rows } = songsPageParts(catalogId, position, filter);
+  return {
+    sql: `(select (select count(*)::int from catalog_songs sg_t where ${matching('sg_t')}) as total, sg_k.n as skipped, sg_i.count, sg_i.last, sg_i.items
+        from (select ${skip.sql} as n) sg_k
+        cross join lateral (
+          select count(*)::int as count, max(sg_p.isrc) as last,
+                 '[' || coalesce(string_agg(row_to_json(sg_r)::text, ',' order by sg_p.isrc), '') || ']' as items
+            from ${rows} sg_p cross join lateral (select ${shapeColumns(shape)}) sg_r) sg_i)`,
+    bindings: [...credited, ...skip.bindings, ...credited, limit],
   };
 }
 
@@ -198,6 +281,33 @@ export class CatalogRepository {
     if (rows.length === 0) return null;
     const { reachable, page: found } = rows[0];
     return found ? { reachable, total: found.total, skipped: found.skipped, songs: songsOf(found) } : { reachable, total: 0, skipped: 0, songs: [] };
+  }
+
+  /**
+   * GET /api/catalogs/songs passed through (src/graphql/pass-through.ts): songsPageWithAccess in
+   * one statement as well, the page's items as JSON text in `shape` (songsPageSerialized).
+   */
+  async songsPageWithAccessSerialized(
+    viewer: Viewer,
+    catalogId: string,
+    position: Position<readonly string[]>,
+    limit: number,
+    filter: string | null,
+    shape: SongsShape,
+  ): Promise<SerializedSongsPage | null> {
+    const reach = catalogReach(viewer, 'c.id');
+    const page = songsPageSerialized('c.id', position, limit, filter, shape);
+    const rows = await this.db.hot<{ reachable: boolean; total: number | null; skipped: number | null; count: number | null; last: string | null; items: string | null }>(
+      `select r.reachable, p.total, p.skipped, p.count, p.last, p.items
+         from catalogs c cross join lateral (select ${reach.sql} as reachable) r
+         left join lateral ${page.sql} p on r.reachable
+        where c.id = ?`,
+      [...reach.bindings, ...page.bindings, catalogId],
+    );
+    if (rows.length === 0) return null;
+    const row = rows[0];
+    if (!row.reachable || row.items === null) return { reachable: row.reachable, total: 0, skipped: 0, count: 0, last: null, items: '[]' };
+    return { reachable: true, total: row.total!, skipped: row.skipped!, count: row.count!, last: row.last, items: row.items };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, Extensions, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { itemsPerInput, LIST_BOUNDS, maxItems } from '../../common/bounds';
 import type { PageOf } from '../../graphql/common.types';
 import type { Viewer } from '../../auth/viewer';
@@ -8,6 +9,7 @@ import { describe, graphPageInput, limitArg, pageArg } from '../../common/valida
 import type { Context } from '../../request/context';
 import { CurrentViewer, Paged, ParsedArg, ParsedInput, ParsedPage } from '../../graphql/params';
 import { ReadAhead } from '../../graphql/read-ahead';
+import { flatten, passThrough, passThroughSelection, type SelectedField } from '../../graphql/pass-through';
 import { Artist } from '../artist';
 import {
   addCatalogInput,
@@ -23,7 +25,7 @@ import {
   removeSongsInput,
 } from './catalog.inputs';
 import type { AddCatalogInput, AddSongsInput, CatalogsInput, CatalogSongsInput, RemoveCatalogsInput, RemoveSongsInput } from './catalog.inputs';
-import { CatalogRepository } from './catalog.repository';
+import { CatalogRepository, isShapeKey, type CreditValue, type SongsShape, type SongValue } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import {
   AddCatalogInputType,
@@ -57,12 +59,20 @@ const accountsPageInput = z.object({ page: pageArg(), limit: limitArg(LIST_BOUND
 export class CatalogResolver {
   @Authorized()
   @Query(() => SongPage, { nullable: true, description: 'Songs of a catalog the caller reaches, by ISRC (404 absent, 403 unreachable)' })
-  catalogSongs(
+  async catalogSongs(
     @Ctx() ctx: Context,
     @CurrentViewer() viewer: Viewer,
     @ParsedPage(catalogSongsInput, { input: { typeFunc: () => CatalogSongsQueryInput } }) { input, page }: Paged<CatalogSongsInput>,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<PageOf<Song>> {
-    return catalogService(ctx).songs(viewer, input, page);
+    // Passed through (src/graphql/pass-through.ts): the page's items as JSON the database wrote in the selection's shape.
+    const selected = passThroughSelection(ctx, info, 'items', 'Song');
+    const shape = selected && songsShapeOf(selected.fields, info);
+    if (!selected || !shape) return catalogService(ctx).songs(viewer, input, page);
+    const answer = await catalogService(ctx).songsPassedThrough(viewer, input, page, shape);
+    passThrough(ctx, info, selected.key, answer.items);
+    // The executor iterates the list as empty; it is put in place after (placePassedThrough).
+    return answer as unknown as PageOf<Song>;
   }
 
   @Authorized()
@@ -217,4 +227,36 @@ export class ArtistCatalogResolver {
   ): Promise<PageOf<Song>> {
     return catalogService(ctx).artistSongs(viewer, artist, page);
   }
+}
+
+const SONG_VALUES: Readonly<Record<string, SongValue>> = { isrc: 'isrc', name: 'name', album: 'album', lyrics: 'lyrics', catalogId: 'catalogId', updatedAt: 'updatedAt', __typename: 'typename' };
+const CREDIT_VALUES: Readonly<Record<string, CreditValue>> = { id: 'id', name: 'name', timestamp: 'timestamp', __typename: 'typename' };
+
+/**
+ * The shape a songs page's items are written in (songsPageSerialized) for a selection of Song, or
+ * undefined when a selected field is not one the database writes as the answer would (any field
+ * with arguments, a resolver of its own other than credits, or a credit's other than its values).
+ */
+function songsShapeOf(fields: readonly SelectedField[], info: GraphQLResolveInfo): SongsShape | undefined {
+  const shape: SongsShape[number][] = [];
+  for (const { key, field } of fields) {
+    if (!isShapeKey(key) || field.arguments?.length) return undefined;
+    const name = field.name.value;
+    if (name === 'credits') {
+      const credits = field.selectionSet && flatten(field.selectionSet, info, 'SongCredit');
+      if (!credits) return undefined;
+      const members: { key: string; value: CreditValue }[] = [];
+      for (const credit of credits) {
+        const value = Object.hasOwn(CREDIT_VALUES, credit.field.name.value) ? CREDIT_VALUES[credit.field.name.value] : undefined;
+        if (!value || !isShapeKey(credit.key) || credit.field.arguments?.length || credit.field.selectionSet) return undefined;
+        members.push({ key: credit.key, value });
+      }
+      shape.push({ key, credits: members });
+      continue;
+    }
+    const value = Object.hasOwn(SONG_VALUES, name) ? SONG_VALUES[name] : undefined;
+    if (!value || field.selectionSet) return undefined;
+    shape.push({ key, value });
+  }
+  return shape;
 }

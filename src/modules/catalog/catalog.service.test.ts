@@ -81,6 +81,10 @@ function fakeStore(existing: string[] = []) {
       const catalog = catalogs.get(catalogId);
       return catalog ? { reachable: catalog.reachable, total: 0, skipped: 0, songs: [] } : null;
     },
+    songsPageWithAccessSerialized: async (_viewer, catalogId) => {
+      const catalog = catalogs.get(catalogId);
+      return catalog ? { reachable: catalog.reachable, total: 0, skipped: 0, count: 0, last: null, items: '[]' } : null;
+    },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),
     linkCatalog: async () => null,

@@ -16,13 +16,14 @@ import {
   RemoveCatalogsInput,
   RemoveSongsInput,
 } from './catalog.inputs';
-import type { CatalogRepository, CatalogSongRow, CatalogSongWrites, EntryRef } from './catalog.repository';
+import type { CatalogRepository, CatalogSongRow, CatalogSongWrites, EntryRef, SongsShape } from './catalog.repository';
+import { SerializedList } from '../../graphql/pass-through';
 import { Catalog, CatalogAccount, Song, SongCredit } from './catalog.types';
 
 /** What the service asks of the repository (a test hands it a fake of the same shape). */
 export type CatalogStore = Pick<
   CatalogRepository,
-  'songsPageWithAccess' | 'transaction' | 'linkCatalog' | 'holdersOf' | 'unlinkableAsHolder' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
+  'songsPageWithAccess' | 'songsPageWithAccessSerialized' | 'transaction' | 'linkCatalog' | 'holdersOf' | 'unlinkableAsHolder' | 'createCatalog' | 'entriesById' | 'entriesOfCatalogs' | 'removeEntries' | 'unlinkCatalogs' | 'catalogsLinkedTo'
 >;
 /** The access rules the service applies besides catalog reach (which is the catalog module's own). */
 export type CatalogAccess = Pick<AccessPolicy, 'requireAccess' | 'mayAccess' | 'accessibleAccountIds' | 'canAccessAccountBatched'>;
@@ -122,6 +123,24 @@ export class CatalogService {
     if (!page) throw notFound(`Catalog ${input.catalog_id}`);
     if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
     return pageOf(page.songs, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, input.catalog_id));
+  }
+
+  /**
+   * Query.catalogSongs with its items written in `shape` by the database (src/graphql/pass-through.ts):
+   * the same checks, page, pagination and cursor as `songs`, one read.
+   */
+  async songsPassedThrough(viewer: Viewer, input: CatalogSongsInput, request: PageRequest, shape: SongsShape): Promise<Omit<PageOf<Song>, 'items'> & { items: SerializedList }> {
+    const filter = input.artistName ? input.artistName.toLowerCase() : null;
+    const position = positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY);
+    const page = await this.repo.songsPageWithAccessSerialized(viewer, input.catalog_id, position, request.limit, filter, shape);
+    if (!page) throw notFound(`Catalog ${input.catalog_id}`);
+    if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
+    const { pagination } = pageOf([], { total: page.total, skipped: page.skipped, limit: request.limit }, () => '');
+    return {
+      items: new SerializedList(page.items, page.count),
+      pagination,
+      pageInfo: { endCursor: page.last === null ? null : cursorOf(CATALOG_SONGS, input.catalog_id, [page.last]), hasNextPage: page.skipped + page.count < page.total },
+    };
   }
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
