@@ -3,6 +3,7 @@ import { parse, type GraphQLSchema } from 'graphql';
 import { createTestApp, type TestApp } from './app';
 import { addSong, createAccount, createCatalog, type CreatedAccount } from './factories';
 import { compileOperation, isCompiled } from '../src/graphql/compile';
+import { answerCost, providerFieldsOf } from '../src/graphql/cost';
 import { SerializedList, stringifyJson } from '../src/graphql/pass-through';
 import { buildPlainSchema } from '../src/graphql/schema';
 import { restRouteCalls } from '../src/http/rest/rest.router';
@@ -13,8 +14,8 @@ import { operations, resolvers } from '../src/modules';
 
 /**
  * Issue 31, the data path's pass-through: a songs page's items written by PostgreSQL in the answer's
- * shape answer exactly what the executor answers from the rows (same bytes), for the REST route and
- * any selection; a selection the database cannot write goes the usual way.
+ * shape answer exactly what the executor answers from the rows (same bytes, same cost), for the REST
+ * route, GraphQL over HTTP and any selection; a selection the database cannot write goes the usual way.
  */
 describe('songs pages passed through as the JSON the database wrote', () => {
   let t: TestApp;
@@ -66,6 +67,22 @@ describe('songs pages passed through as the JSON the database wrote', () => {
     const out = await t.http().get('/api/catalogs/songs').query({ catalog_id: catalogId }).set(stranger.headers);
     expect([out.status, out.body.code]).toEqual([403, 'FORBIDDEN']);
     expect(out.text).not.toContain('QZPAS');
+  });
+
+  it('GraphQL over HTTP: a compiled run answers the bytes and the cost of the interpreted first run, and writes the items in the database', async () => {
+    const query = `query Songs($input: CatalogSongsInput!) {
+      catalogSongs(input: $input) { items { isrc name album lyrics updatedAt catalogId artists: credits { id name timestamp __typename } __typename } pageInfo { endCursor hasNextPage } }
+    }`;
+    const run = () => t.sql.measure(() => t.graphql(query, { input: { catalogId, limit: 100 } }, owner.headers));
+    const interpreted = await run();
+    const compiled = await run();
+    for (const answer of [interpreted, compiled]) expect(answer.result.status).toBe(200);
+    // The same bytes (but for the budget left, which each request spends), the same charge (extensions.cost) included.
+    const withoutBudget = (text: string) => text.replace(/"throttleStatus":\{[^}]*\}/, '');
+    expect(withoutBudget(compiled.result.text)).toBe(withoutBudget(interpreted.result.text));
+    expect(compiled.result.body.data.catalogSongs.items).toHaveLength(NAMES.length);
+    expect(interpreted.statements.some((sql) => sql.includes('row_to_json(sg_r)'))).toBe(false);
+    expect(compiled.statements.filter((sql) => sql.includes('row_to_json(sg_r)'))).toHaveLength(1);
   });
 
   // Song's fields the database writes, a credit's, and fields it does not (which send the page the usual way).
@@ -126,7 +143,16 @@ describe('songs pages passed through as the JSON the database wrote', () => {
           return;
         }
         expect(stringifyJson(passed)).toBe(JSON.stringify(usual));
+        // The cost model counts the same objects either way (the items and the credits they hold).
+        const providers = providerFieldsOf(schema);
+        expect(answerCost(schema, document, undefined, passed.data, providers, 0)).toBe(answerCost(schema, document, undefined, usual.data, providers, 0));
         const items = (passed.data as { catalogSongs: { items: unknown } }).catalogSongs.items;
+        if (items instanceof SerializedList) {
+          const rows = (usual.data as { catalogSongs: { items: Record<string, unknown>[] } }).catalogSongs.items;
+          const creditsKey = s.credits && (s.credits.alias ?? 'credits');
+          expect(items.length).toBe(rows.length);
+          expect(items.objects).toBe(rows.length + rows.reduce((sum, row) => sum + (creditsKey ? (row[creditsKey] as unknown[]).length : 0), 0));
+        }
         expect(items instanceof SerializedList).toBe(writable({ ...s, song: s.song.map((f) => ({ ...f, include: f.include || !directives })), credits: s.credits && { ...s.credits, fields: s.credits.fields.map((f) => ({ ...f, include: f.include || !directives })) } }));
       }),
       { numRuns: 80 },

@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import { answerCost, declaredBound, listItems, operationCost, ProviderFields, providerFieldsOf, settledCost, UNBOUNDED_LIST_SIZE } from './cost';
 import { buildPlainSchema } from './schema';
+import { SerializedList } from './pass-through';
 import { doublingFragments } from '../../test/support/documents';
 import type { WalkStats } from './limits';
 import { resolvers } from '../modules';
@@ -264,6 +265,10 @@ describe('operationCost', () => {
     // 100 songs with 2 artists each: 1 + 300 objects.
     const two = { catalogSongs: { items: Array.from({ length: 100 }, () => ({ isrc: 'x', artists: [{ id: 'a' }, { id: 'b' }] })) } };
     expect(answerCost(schema, document, undefined, two, providers, 0)).toBe(4);
+    // The same page passed through as the database wrote it (src/graphql/pass-through.ts): the objects it says it holds, counted as theirs.
+    const written = { catalogSongs: { items: new SerializedList('[]', 100, 300) } };
+    expect(answerCost(schema, document, undefined, written, providers, 0)).toBe(4);
+    expect(answerCost(schema, document, undefined, { catalogSongs: { items: new SerializedList('[]', 100, 100) } }, providers, 0)).toBe(2);
     // A provider call made costs 10; a batch 10 per selection that answered a parent, plus 1 per 10 parents.
     const stats = parse('{ catalog(id: "x") { songs(limit: 50) { items { stats(source: "all") { result } } } } }');
     const answered = (n: number) => ({ catalog: { songs: { items: Array.from({ length: n }, () => ({ stats: { result: 'success' } })) } } });

@@ -22,6 +22,7 @@ import {
   TypeMetaFieldDef,
 } from 'graphql';
 import type { WalkStats } from './limits';
+import { SerializedList } from './pass-through';
 
 /** Field extension (type-graphql `@Extensions(PROVIDER_CALL)`) of a field whose resolver may call a paid provider, once per parent. */
 export const PROVIDER_CALL = { providerCall: true } as const;
@@ -337,6 +338,11 @@ export function answerCost(
   };
   /** Adds to `tally` the weight of an answered value (an object, a list of them, nested lists) of a field with `below` under it. */
   const visit = (tally: Tally, item: unknown, below: Flat, count: number, isRoot: boolean): void => {
+    // A list passed through as the database wrote it: the objects it holds, counted by the database.
+    if (item instanceof SerializedList) {
+      tally.objects += item.objects * count;
+      return;
+    }
     if (Array.isArray(item)) {
       for (const each of item) visit(tally, each, below, count, isRoot);
       return;

@@ -3,6 +3,7 @@ import { DocumentNode, execute, FormattedExecutionResult, getOperationAST, Graph
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../common/errors';
 import { CompiledOperation, compileOperation, isCompiled } from './compile';
+import { stringifyJson } from './pass-through';
 
 /** Runs of a document's operations on graphql-js so far, by operation name, or 'not compiled' (graphql-jit refused it). */
 type Runs = Map<string, number | 'not compiled'>;
@@ -93,7 +94,9 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     if (!getOperationAST(request.document, asked)) return interpreted(request, asked);
     const operation = compiledFor(request.document, request.operationName);
     if (!operation) return interpreted(request);
-    const result = await operation.run(request.context, request.request.variables ?? {});
+    // Lists may be passed through as the database wrote them (src/graphql/pass-through.ts): Apollo
+    // writes the answer with stringifyAnswer, and one operation runs on a request's context.
+    const result = await operation.run(request.context, request.request.variables ?? {}, undefined, { passThrough: true });
     // No `data`: the variables did not coerce, and no resolver ran.
     if (!('data' in result)) return interpreted(request);
     options.onRun?.('compiled');
@@ -132,10 +135,10 @@ export function boundedAnswer<T extends { data?: unknown; errors?: readonly unkn
   const data = result.data;
   let bytes: number;
   if (data !== null && typeof data === 'object') {
-    const dataJson = JSON.stringify(data);
+    const dataJson = stringifyJson(data);
     bytes = Buffer.byteLength(jsonWith(result, data, dataJson));
     if (bytes <= maxBytes) measuredData.set(data, dataJson);
-  } else bytes = Buffer.byteLength(JSON.stringify(result));
+  } else bytes = Buffer.byteLength(stringifyJson(result));
   if (bytes <= maxBytes) return result;
   const error = new AppError('BAD_USER_INPUT', `The answer is ${bytes} bytes, more than the maximum of ${maxBytes}: ask for fewer fields or items, or split the operation`, {
     details: [{ field: 'query', message: `answers ${bytes} bytes, more than ${maxBytes}` }],
@@ -167,10 +170,11 @@ function jsonWith(value: object, data: object, dataJson: string): string {
 
 /**
  * Apollo's `stringifyResult`: the answer as Apollo writes it (its JSON and a newline), reusing the
- * JSON of the data boundedAnswer measured; any other answer is serialized as usual.
+ * JSON of the data boundedAnswer measured; any other answer is serialized as usual (`stringifyJson`:
+ * lists passed through written as the database wrote them).
  */
 export function stringifyAnswer(value: FormattedExecutionResult): string {
   const data = value.data;
   const dataJson = data !== null && typeof data === 'object' ? measuredData.get(data) : undefined;
-  return `${dataJson === undefined ? JSON.stringify(value) : jsonWith(value, data as object, dataJson)}\n`;
+  return `${dataJson === undefined ? stringifyJson(value) : jsonWith(value, data as object, dataJson)}\n`;
 }

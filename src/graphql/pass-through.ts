@@ -5,8 +5,9 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
  * JSON that PostgreSQL built in the answer's shape, passed through to the response as it is: the
  * rows are not parsed, walked by the executor, nor serialized again (issue 31, the data path's
  * pass-through). A list field answers one when its operation runs with `passThrough` (the REST face,
- * src/http/rest/rest.router.ts) and its selection is one the repository can build (see
- * `passThroughSelection`); otherwise the field answers its rows as before.
+ * src/http/rest/rest.router.ts, and GraphQL over HTTP, src/graphql/executor.ts) and its selection
+ * is one the repository can build (see `passThroughSelection`); otherwise the field answers its
+ * rows as before (graphql-js runs, graphql-ws, SSE, MCP tools).
  *
  * The executor sees an empty list (it iterates as one) and the list is put in place in the answer
  * afterwards (`placePassedThrough`); the answer is then serialized by `stringifyJson`, which writes
@@ -19,6 +20,11 @@ export class SerializedList {
     readonly json: string,
     /** How many items the text holds. */
     readonly length: number,
+    /**
+     * How many objects it holds at every depth (items, and objects inside them: a song's credits),
+     * which the cost model counts where it would count the objects of the list (src/graphql/cost.ts).
+     */
+    readonly objects: number = length,
   ) {}
 
   *[Symbol.iterator](): Iterator<never> {}

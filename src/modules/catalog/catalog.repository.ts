@@ -25,6 +25,8 @@ export interface SerializedSongsPage {
   /** Items on the page, and the last one's ISRC (null: none). */
   count: number;
   last: string | null;
+  /** The objects the items hold at every depth (the items, and their credits). */
+  objects: number;
   items: string;
 }
 
@@ -169,18 +171,32 @@ function shapeColumns(shape: SongsShape): string {
     .join(', ');
 }
 
+/** SQL texts of serialized songs pages sent as prepared statements (see songsPageWithAccessSerialized). */
+const preparedShapes = new Set<string>();
+const PREPARED_SHAPES_MAX = 16;
+
+function admitPreparedShape(sql: string): boolean {
+  if (preparedShapes.has(sql)) return true;
+  if (preparedShapes.size >= PREPARED_SHAPES_MAX) return false;
+  preparedShapes.add(sql);
+  return true;
+}
+
 /**
  * Catalog.songs written in the answer's shape: the same page as songsPageJson (same songs, order,
  * credits and reach), giving `total`, `skipped`, `count` (its items), `last` (the last item's ISRC)
- * and `items`, the items as compact JSON text in `shape` (what JSON.stringify writes of them).
+ * `objects` (the items and the credits they hold) and `items`, the items as compact JSON text in
+ * `shape` (what JSON.stringify writes of them).
  */
 export function songsPageSerialized(catalogId: string, position: Position<readonly string[]>, limit: number, filter: string | null, shape: SongsShape): SqlCondition {
   const { credited, matching, skip, rows } = songsPageParts(catalogId, position, filter);
+  // The objects the items hold at every depth: the songs, and the credits of each (the cost model counts them).
+  const objects = ['count(*)::int', ...shape.flatMap((m) => ('credits' in m ? [`coalesce(sum(json_array_length(sg_r.${columnAlias(m.key)})), 0)::int`] : []))].join(' + ');
   return {
-    sql: `(select (select count(*)::int from catalog_songs sg_t where ${matching('sg_t')}) as total, sg_k.n as skipped, sg_i.count, sg_i.last, sg_i.items
+    sql: `(select (select count(*)::int from catalog_songs sg_t where ${matching('sg_t')}) as total, sg_k.n as skipped, sg_i.count, sg_i.last, sg_i.objects, sg_i.items
         from (select ${skip.sql} as n) sg_k
         cross join lateral (
-          select count(*)::int as count, max(sg_p.isrc) as last,
+          select count(*)::int as count, max(sg_p.isrc) as last, ${objects} as objects,
                  '[' || coalesce(string_agg(row_to_json(sg_r)::text, ',' order by sg_p.isrc), '') || ']' as items
             from ${rows} sg_p cross join lateral (select ${shapeColumns(shape)}) sg_r) sg_i)`,
     bindings: [...credited, ...skip.bindings, ...credited, limit],
@@ -297,8 +313,12 @@ export class CatalogRepository {
   ): Promise<SerializedSongsPage | null> {
     const reach = catalogReach(viewer, 'c.id');
     const page = songsPageSerialized('c.id', position, limit, filter, shape);
-    const rows = await this.db.hot<{ reachable: boolean; total: number | null; skipped: number | null; count: number | null; last: string | null; items: string | null }>(
-      `select r.reachable, p.total, p.skipped, p.count, p.last, p.items
+    // Each shape is its own SQL text: the first few a process sees (the REST route's, a client's
+    // usual queries) are prepared; any further one runs unprepared, so no client can make every
+    // connection keep a plan for each selection it invents.
+    const run = admitPreparedShape(page.sql) ? this.db.hot.bind(this.db) : this.db.execute.bind(this.db);
+    const rows = await run<{ reachable: boolean; total: number | null; skipped: number | null; count: number | null; last: string | null; objects: number | null; items: string | null }>(
+      `select r.reachable, p.total, p.skipped, p.count, p.last, p.objects, p.items
          from catalogs c cross join lateral (select ${reach.sql} as reachable) r
          left join lateral ${page.sql} p on r.reachable
         where c.id = ?`,
@@ -306,8 +326,8 @@ export class CatalogRepository {
     );
     if (rows.length === 0) return null;
     const row = rows[0];
-    if (!row.reachable || row.items === null) return { reachable: row.reachable, total: 0, skipped: 0, count: 0, last: null, items: '[]' };
-    return { reachable: true, total: row.total!, skipped: row.skipped!, count: row.count!, last: row.last, items: row.items };
+    if (!row.reachable || row.items === null) return { reachable: row.reachable, total: 0, skipped: 0, count: 0, last: null, objects: 0, items: '[]' };
+    return { reachable: true, total: row.total!, skipped: row.skipped!, count: row.count!, last: row.last, objects: row.objects!, items: row.items };
   }
 
   /**

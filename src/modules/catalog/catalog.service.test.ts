@@ -83,7 +83,7 @@ function fakeStore(existing: string[] = []) {
     },
     songsPageWithAccessSerialized: async (_viewer, catalogId) => {
       const catalog = catalogs.get(catalogId);
-      return catalog ? { reachable: catalog.reachable, total: 0, skipped: 0, count: 0, last: null, items: '[]' } : null;
+      return catalog ? { reachable: catalog.reachable, total: 0, skipped: 0, count: 0, last: null, objects: 0, items: '[]' } : null;
     },
     transaction: (work) => work(writes),
     entriesById: async (ids) => ids.map((id) => rows.get(id)!),

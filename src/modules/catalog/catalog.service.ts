@@ -137,7 +137,7 @@ export class CatalogService {
     if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
     const { pagination } = pageOf([], { total: page.total, skipped: page.skipped, limit: request.limit }, () => '');
     return {
-      items: new SerializedList(page.items, page.count),
+      items: new SerializedList(page.items, page.count, page.objects),
       pagination,
       pageInfo: { endCursor: page.last === null ? null : cursorOf(CATALOG_SONGS, input.catalog_id, [page.last]), hasNextPage: page.skipped + page.count < page.total },
     };
