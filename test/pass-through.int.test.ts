@@ -85,6 +85,30 @@ describe('songs pages passed through as the JSON the database wrote', () => {
     expect(compiled.statements.filter((sql) => sql.includes('row_to_json(sg_r)'))).toHaveLength(1);
   });
 
+  it('two pages in one operation each go to their own place, and a page whose field is selected twice under one key goes the usual way', async () => {
+    const run = async (query: string) => {
+      const compiled = compileOperation(schema, parse(query));
+      if (!isCompiled(compiled)) throw new Error(compiled.refused);
+      const variables = { catalogId };
+      const usual = await compiled.run(await context(), variables);
+      const passed = await compiled.run(await context(), variables, undefined, { passThrough: true });
+      expect(usual.errors).toBeUndefined();
+      expect(stringifyJson(passed)).toBe(JSON.stringify(usual));
+      return passed.data as Record<string, { items: unknown }>;
+    };
+    const two = await run(`query Two($catalogId: ID!) {
+      a: catalogSongs(input: { catalogId: $catalogId, limit: 2 }) { items { isrc } }
+      b: catalogSongs(input: { catalogId: $catalogId, limit: 3, page: 2 }) { items { name credits { name } } }
+    }`);
+    expect(two.a.items).toBeInstanceOf(SerializedList);
+    expect(two.b.items).toBeInstanceOf(SerializedList);
+    const merged = await run(`query Merged($catalogId: ID!) {
+      catalogSongs(input: { catalogId: $catalogId, limit: 2 }) { items { isrc } }
+      catalogSongs(input: { catalogId: $catalogId, limit: 2 }) { items { name } }
+    }`);
+    expect(Array.isArray(merged.catalogSongs.items)).toBe(true);
+  });
+
   // Song's fields the database writes, a credit's, and fields it does not (which send the page the usual way).
   const SONG = ['isrc', 'name', 'album', 'lyrics', 'updatedAt', 'catalogId', '__typename'];
   const CREDIT = ['id', 'name', 'timestamp', '__typename'];
