@@ -87,7 +87,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
         res.setHeader('x-request-id', id);
         return id;
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // A readiness probe that answers ready writes nothing (a load balancer asks every few seconds); one that does not, an error line.
+      customLogLevel: (req, res, err) => (err || res.statusCode >= 500 ? 'error' : req.url === '/readyz' && res.statusCode === 200 ? 'silent' : 'info'),
       ignore: (req) => req.url === '/healthz' || req.url === '/metrics',
     }),
   );

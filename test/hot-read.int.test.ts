@@ -84,6 +84,19 @@ describe('a hot read (GET /api/tasks/runs?runId=)', () => {
     expect((await http().get('/api/healthz')).body).toEqual({ status: 'error', error: 'No route GET /api/healthz', code: 'NOT_FOUND' });
   });
 
+  it('writes no access line for probes that answer well: /healthz, /metrics, a ready /readyz', async () => {
+    for (const [path, id] of [['/healthz', 'probe-live'], ['/metrics', 'probe-metrics'], ['/readyz', 'probe-ready'], ['/nowhere', 'probe-other']]) {
+      await http().get(path).set('x-request-id', id);
+    }
+    const logged = (id: string) => lines.some((l) => (l.req as { id?: string } | undefined)?.id === id);
+    expect({ live: logged('probe-live'), metrics: logged('probe-metrics'), ready: logged('probe-ready'), other: logged('probe-other') }).toEqual({
+      live: false,
+      metrics: false,
+      ready: false,
+      other: true,
+    });
+  });
+
   it('writes its access line with the request id, secrets redacted', async () => {
     const res = await http().get('/api/tasks/runs').query({ runId }).set(as.nora).set('x-request-id', 'status-read-1');
     expect(res.headers['x-request-id']).toBe('status-read-1');

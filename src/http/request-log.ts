@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Level } from 'pino';
+import type { LevelWithSilent } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../common/logger';
 
 export interface RequestLoggingOptions {
   /** The request's id; called once per request, before anything else is logged. */
   genReqId(req: IncomingMessage, res: ServerResponse): string;
-  /** Level of the line written when the response ends (or fails). */
-  customLogLevel(req: IncomingMessage, res: ServerResponse, err: Error | undefined): Level;
+  /** Level of the line written when the response ends (or fails); `silent`: none. */
+  customLogLevel(req: IncomingMessage, res: ServerResponse, err: Error | undefined): LevelWithSilent;
   /** Requests that get no access line (an error of the response is still logged). */
   ignore(req: IncomingMessage): boolean;
 }
