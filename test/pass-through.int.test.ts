@@ -109,6 +109,17 @@ describe('songs pages passed through as the JSON the database wrote', () => {
     expect(Array.isArray(merged.catalogSongs.items)).toBe(true);
   });
 
+  it('two operations at once on one context each put their own lists in place (a run finds its lists by its own root value)', async () => {
+    const one = compileOperation(schema, parse(`query One($catalogId: ID!) { catalogSongs(input: { catalogId: $catalogId, limit: 3 }) { items { isrc name } } }`));
+    const other = compileOperation(schema, parse(`query Other($catalogId: ID!) { catalogSongs(input: { catalogId: $catalogId, limit: 2, page: 2 }) { items { album } } }`));
+    if (!isCompiled(one) || !isCompiled(other)) throw new Error('not compiled');
+    const usual = [JSON.stringify(await one.run(await context(), { catalogId })), JSON.stringify(await other.run(await context(), { catalogId }))];
+    const shared = await context();
+    const answers = await Promise.all([one, other, one].map((operation) => operation.run(shared, { catalogId }, undefined, { passThrough: true })));
+    expect(answers.map((answer) => stringifyJson(answer))).toEqual([usual[0], usual[1], usual[0]]);
+    for (const answer of answers) expect((answer.data as { catalogSongs: { items: unknown } }).catalogSongs.items).toBeInstanceOf(SerializedList);
+  });
+
   // Song's fields the database writes, a credit's, and fields it does not (which send the page the usual way).
   const SONG = ['isrc', 'name', 'album', 'lyrics', 'updatedAt', 'catalogId', '__typename'];
   const CREDIT = ['id', 'name', 'timestamp', '__typename'];

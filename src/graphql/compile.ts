@@ -1,13 +1,13 @@
 import { BREAK, DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema, visit } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { beginPassThrough, placePassedThrough } from './pass-through';
+import { passThroughRoot, placePassedThrough } from './pass-through';
 
 /** An operation graphql-jit turned into a function: run it with a request's context and variables. */
 export interface CompiledOperation {
   /**
    * `root`: the root value its root fields receive (REST passes INPUT_GUARDED: its input was guarded whole).
    * `passThrough`: lists may answer as JSON the database wrote (src/graphql/pass-through.ts); only for
-   * an answer then serialized by `stringifyJson`, and one operation at a time on the context.
+   * an answer then serialized by `stringifyJson`.
    */
   run(context: object, variables: Record<string, unknown>, root?: unknown, options?: { passThrough?: boolean }): Promise<ExecutionResult> | ExecutionResult;
 }
@@ -36,25 +36,14 @@ export function compileOperation(schema: GraphQLSchema, document: DocumentNode, 
   if (!isCompiledQuery(result)) return { refused: result.errors?.[0]?.message ?? 'does not compile' };
   return {
     run(context, variables, root, options) {
-      if (!options?.passThrough) {
-        const answer = result.query(root, context, variables);
-        return 'then' in answer ? answer.then(asGraphQLJsAnswer) : asGraphQLJsAnswer(answer);
-      }
-      beginPassThrough(context);
-      const placed = (answer: ExecutionResult) => {
-        placePassedThrough(context, answer.data);
+      // A run that may pass lists through has a root value of its own, which its fields find their run by.
+      const runRoot = options?.passThrough ? passThroughRoot(root) : undefined;
+      const answered = (answer: ExecutionResult) => {
+        if (runRoot) placePassedThrough(runRoot, answer.data);
         return asGraphQLJsAnswer(answer);
       };
-      try {
-        const answer = result.query(root, context, variables);
-        return 'then' in answer ? answer.then(placed, (error: unknown) => {
-          placePassedThrough(context, undefined);
-          throw error;
-        }) : placed(answer);
-      } catch (error) {
-        placePassedThrough(context, undefined);
-        throw error;
-      }
+      const answer = result.query(runRoot ?? root, context, variables);
+      return 'then' in answer ? answer.then(answered) : answered(answer);
     },
   };
 }

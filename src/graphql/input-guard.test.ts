@@ -1,5 +1,6 @@
 import { graphql, GraphQLSchema, GraphQLObjectType, GraphQLString, GraphQLNonNull } from 'graphql';
 import { guardArguments, INPUT_GUARDED } from './input-guard';
+import { passThroughRoot } from './pass-through';
 
 const schema = guardArguments(
   new GraphQLSchema({
@@ -24,5 +25,11 @@ describe('the argument guard', () => {
     const result = await ask(INPUT_GUARDED);
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ echo: '3' });
+  });
+
+  it('sees the same through the root of a run that passes lists through (src/graphql/pass-through.ts), and only that', async () => {
+    expect((await ask(passThroughRoot(INPUT_GUARDED))).data).toEqual({ echo: '3' });
+    const unguarded = await ask(passThroughRoot(undefined));
+    expect(unguarded.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ field: 'text' }] });
   });
 });

@@ -3,6 +3,7 @@ import { defaultFieldResolver, GraphQLArgument, GraphQLError, GraphQLField, Grap
 import { AppError } from '../common/errors';
 import { guardInput, inputProblems } from '../common/input-guard';
 import { renameFieldPath, renameFieldWords, renameProblemFields } from '../common/names';
+import { rootOf } from './pass-through';
 
 const GUARDED = Symbol('arguments guarded');
 
@@ -11,7 +12,8 @@ const GUARDED = Symbol('arguments guarded');
  * (the REST router and the MCP tools through it, `inputProblems` over the path, query and body
  * before anything parses them): its root field's arguments are made from those values only, so
  * the root field's guard does not walk them again (it still names the field's problems). Any other
- * field, and every operation run with another root value, is guarded as usual.
+ * field, and every operation run with another root value, is guarded as usual (a run that passes
+ * lists through has a root of its own standing for this one: `rootOf` sees through it).
  */
 export const INPUT_GUARDED: object = Object.freeze({});
 type Guarded = GraphQLFieldResolver<unknown, unknown> & { [GUARDED]?: true };
@@ -62,7 +64,7 @@ function guard(inner: Guarded, fields: readonly (GraphQLArgument | GraphQLInputF
     // An operation's one `input` object is named by its members (`songs[0].name`), as its validation names them.
     const keys = Object.keys(args);
     try {
-      if (source === INPUT_GUARDED) {
+      if (rootOf(source) === INPUT_GUARDED) {
         // Guarded before parsing (see INPUT_GUARDED).
       } else if (keys.length === 1 && keys[0] === 'input' && args.input && typeof args.input === 'object') guardInput(args.input, '');
       else guardInput(args, '');

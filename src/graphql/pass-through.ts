@@ -68,20 +68,33 @@ export function stringifyJson(value: unknown): string {
   return out + text.slice(from);
 }
 
-/** The lists an operation run with `passThrough` answered, by path in its answer (src/graphql/compile.ts). */
-const placements = new WeakMap<object, { path: (string | number)[]; list: SerializedList }[]>();
+/** What a run with `passThrough` carries in its root value: the root it stands for, and the lists its fields passed through, by path. */
+interface Run {
+  readonly root: unknown;
+  readonly placed: { path: (string | number)[]; list: SerializedList }[];
+}
+const RUN = Symbol('pass-through run');
 
-/** Opens an operation run's pass-through on its context (one operation at a time: a REST request). */
-export function beginPassThrough(context: object): void {
-  placements.set(context, []);
+/**
+ * The root value of an operation run that may pass lists through (src/graphql/compile.ts): an
+ * object of its own, so the run's fields find their run by `info.rootValue` (two runs on one
+ * context, or one after another, never mix their lists), standing for `root` (`rootOf`).
+ */
+export function passThroughRoot(root: unknown): object {
+  return Object.freeze({ [RUN]: { root, placed: [] } satisfies Run });
 }
 
-/** Puts the run's passed-through lists in place in its answer's data, and closes it. */
-export function placePassedThrough(context: object, data: unknown): void {
-  const placed = placements.get(context);
-  placements.delete(context);
-  if (!placed) return;
-  for (const { path, list } of placed) {
+const runOf = (value: unknown): Run | undefined => (typeof value === 'object' && value !== null && RUN in value ? (value as { [RUN]: Run })[RUN] : undefined);
+
+/** The root value a run's root stands for (any other value: itself). */
+export function rootOf(value: unknown): unknown {
+  const run = runOf(value);
+  return run ? run.root : value;
+}
+
+/** Puts a run's passed-through lists in place in its answer's data. */
+export function placePassedThrough(runRoot: object, data: unknown): void {
+  for (const { path, list } of runOf(runRoot)?.placed ?? []) {
     let parent = data as Record<string | number, unknown> | null | undefined;
     for (const key of path.slice(0, -1)) parent = parent?.[key] as Record<string | number, unknown> | null | undefined;
     const key = path[path.length - 1];
@@ -100,12 +113,12 @@ export interface SelectedField {
 
 /**
  * The selection of `listField` under the field being resolved, when the list may be passed
- * through: the run opened a pass-through, the field is selected once (one node, no alias twice),
+ * through: the run passes lists through (its root is a `passThroughRoot`), the field is selected once (one node, no alias twice),
  * and the list's selection holds only fields, inline fragments and fragment spreads on
  * `itemType` without directives, each response key once. Undefined: answer the rows as usual.
  */
-export function passThroughSelection(context: object, info: GraphQLResolveInfo, listField: string, itemType: string): { key: string; fields: SelectedField[] } | undefined {
-  if (!placements.has(context) || info.fieldNodes.length !== 1) return undefined;
+export function passThroughSelection(info: GraphQLResolveInfo, listField: string, itemType: string): { key: string; fields: SelectedField[] } | undefined {
+  if (!runOf(info.rootValue) || info.fieldNodes.length !== 1) return undefined;
   const under = info.fieldNodes[0].selectionSet;
   if (!under) return undefined;
   const outer = flatten(under, info, info.returnType.toString().replace(/[[\]!]/g, ''));
@@ -143,8 +156,10 @@ export function flatten(set: SelectionSetNode, info: Pick<GraphQLResolveInfo, 'f
 }
 
 /** Records a passed-through list as the answer of `key` under the field being resolved. */
-export function passThrough(context: object, info: GraphQLResolveInfo, key: string, list: SerializedList): void {
+export function passThrough(info: GraphQLResolveInfo, key: string, list: SerializedList): void {
+  const run = runOf(info.rootValue);
+  if (!run) throw new Error('A list was passed through outside a run that passes lists through');
   const path: (string | number)[] = [key];
   for (let at: GraphQLResolveInfo['path'] | undefined = info.path; at; at = at.prev) path.unshift(at.key);
-  placements.get(context)?.push({ path, list });
+  run.placed.push({ path, list });
 }

@@ -66,11 +66,11 @@ export class CatalogResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<PageOf<Song>> {
     // Passed through (src/graphql/pass-through.ts): the page's items as JSON the database wrote in the selection's shape.
-    const selected = passThroughSelection(ctx, info, 'items', 'Song');
+    const selected = passThroughSelection(info, 'items', 'Song');
     const shape = selected && songsShapeOf(selected.fields, info);
     if (!selected || !shape) return catalogService(ctx).songs(viewer, input, page);
     const answer = await catalogService(ctx).songsPassedThrough(viewer, input, page, shape);
-    passThrough(ctx, info, selected.key, answer.items);
+    passThrough(info, selected.key, answer.items);
     // The executor iterates the list as empty; it is put in place after (placePassedThrough).
     return answer as unknown as PageOf<Song>;
   }
