@@ -95,7 +95,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
     const operation = compiledFor(request.document, request.operationName);
     if (!operation) return interpreted(request);
     // Lists may be passed through as the database wrote them (src/graphql/pass-through.ts): Apollo
-    // writes the answer with stringifyAnswer, and one operation runs on a request's context.
+    // writes the answer with stringifyAnswer.
     const result = await operation.run(request.context, request.request.variables ?? {}, undefined, { passThrough: true });
     // No `data`: the variables did not coerce, and no resolver ran.
     if (!('data' in result)) return interpreted(request);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { getNamedType, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 /**
  * JSON that PostgreSQL built in the answer's shape, passed through to the response as it is: the
@@ -113,15 +113,15 @@ export interface SelectedField {
 
 /**
  * The selection of `listField` under the field being resolved, when the list may be passed
- * through: the run passes lists through (its root is a `passThroughRoot`), the field is selected once (one node, no alias twice),
- * and the list's selection holds only fields, inline fragments and fragment spreads on
+ * through: the run passes lists through (its root is a `passThroughRoot`), the field is selected
+ * once (one node, no alias twice), and the list's selection holds only fields, inline fragments and fragment spreads on
  * `itemType` without directives, each response key once. Undefined: answer the rows as usual.
  */
 export function passThroughSelection(info: GraphQLResolveInfo, listField: string, itemType: string): { key: string; fields: SelectedField[] } | undefined {
   if (!runOf(info.rootValue) || info.fieldNodes.length !== 1) return undefined;
   const under = info.fieldNodes[0].selectionSet;
   if (!under) return undefined;
-  const outer = flatten(under, info, info.returnType.toString().replace(/[[\]!]/g, ''));
+  const outer = flatten(under, info, getNamedType(info.returnType).name);
   if (!outer) return undefined;
   const lists = outer.filter((f) => f.field.name.value === listField);
   if (lists.length !== 1 || !lists[0].field.selectionSet || lists[0].field.arguments?.length) return undefined;

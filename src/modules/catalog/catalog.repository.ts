@@ -135,20 +135,26 @@ function songsPageParts(catalogId: string, position: Position<readonly string[]>
  * each item an object of these members, in this order, under these names (the answer's keys).
  */
 export type SongsShape = readonly ({ key: string; value: SongValue } | { key: string; credits: readonly { key: string; value: CreditValue }[] })[];
-export type SongValue = 'isrc' | 'name' | 'album' | 'lyrics' | 'catalogId' | 'updatedAt' | 'typename';
-export type CreditValue = 'id' | 'name' | 'timestamp' | 'typename';
+/** The values a songs page can be written with, by the name of their field on Song and on SongCredit. */
+export type SongValue = keyof typeof SONG_VALUES;
+export type CreditValue = keyof typeof CREDIT_VALUES;
 
 /** Each value as the answer serializes it: timestamps as `Date.prototype.toISOString` writes them (years 0 to 9999). */
-const SONG_VALUES: Record<SongValue, string> = {
+const SONG_VALUES = {
   isrc: 'sg_p.isrc',
   name: 'sg_p.name',
   album: 'sg_p.album',
   lyrics: 'sg_p.lyrics',
   catalogId: 'sg_p.catalog_id',
   updatedAt: `to_char(sg_p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-  typename: `'Song'::text`,
-};
-const CREDIT_VALUES: Record<CreditValue, string> = { id: 'sg_c.id', name: 'sg_c.name', timestamp: 'sg_c.timestamp', typename: `'SongCredit'::text` };
+  __typename: `'Song'::text`,
+} as const;
+const CREDIT_VALUES = { id: 'sg_c.id', name: 'sg_c.name', timestamp: 'sg_c.timestamp', __typename: `'SongCredit'::text` } as const;
+
+/** Whether a field of Song is a value a songs page can be written with. */
+export const isSongValue = (field: string): field is SongValue => Object.hasOwn(SONG_VALUES, field);
+/** Whether a field of SongCredit is a value a songs page can be written with. */
+export const isCreditValue = (field: string): field is CreditValue => Object.hasOwn(CREDIT_VALUES, field);
 
 /** Whether a member name can be a column alias of the serialized page: a GraphQL name (letters, digits, underscores) of at most 63 bytes, PostgreSQL's bound. */
 export const isShapeKey = (key: string): boolean => /^[_A-Za-z][_0-9A-Za-z]{0,62}$/.test(key);

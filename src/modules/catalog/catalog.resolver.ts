@@ -25,7 +25,7 @@ import {
   removeSongsInput,
 } from './catalog.inputs';
 import type { AddCatalogInput, AddSongsInput, CatalogsInput, CatalogSongsInput, RemoveCatalogsInput, RemoveSongsInput } from './catalog.inputs';
-import { CatalogRepository, isShapeKey, type CreditValue, type SongsShape, type SongValue } from './catalog.repository';
+import { CatalogRepository, isCreditValue, isShapeKey, isSongValue, type CreditValue, type SongsShape } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import {
   AddCatalogInputType,
@@ -229,9 +229,6 @@ export class ArtistCatalogResolver {
   }
 }
 
-const SONG_VALUES: Readonly<Record<string, SongValue>> = { isrc: 'isrc', name: 'name', album: 'album', lyrics: 'lyrics', catalogId: 'catalogId', updatedAt: 'updatedAt', __typename: 'typename' };
-const CREDIT_VALUES: Readonly<Record<string, CreditValue>> = { id: 'id', name: 'name', timestamp: 'timestamp', __typename: 'typename' };
-
 /**
  * The shape a songs page's items are written in (songsPageSerialized) for a selection of Song, or
  * undefined when a selected field is not one the database writes as the answer would (any field
@@ -247,16 +244,15 @@ function songsShapeOf(fields: readonly SelectedField[], info: GraphQLResolveInfo
       if (!credits) return undefined;
       const members: { key: string; value: CreditValue }[] = [];
       for (const credit of credits) {
-        const value = Object.hasOwn(CREDIT_VALUES, credit.field.name.value) ? CREDIT_VALUES[credit.field.name.value] : undefined;
-        if (!value || !isShapeKey(credit.key) || credit.field.arguments?.length || credit.field.selectionSet) return undefined;
+        const value = credit.field.name.value;
+        if (!isCreditValue(value) || !isShapeKey(credit.key) || credit.field.arguments?.length || credit.field.selectionSet) return undefined;
         members.push({ key: credit.key, value });
       }
       shape.push({ key, credits: members });
       continue;
     }
-    const value = Object.hasOwn(SONG_VALUES, name) ? SONG_VALUES[name] : undefined;
-    if (!value || field.selectionSet) return undefined;
-    shape.push({ key, value });
+    if (!isSongValue(name) || field.selectionSet) return undefined;
+    shape.push({ key, value: name });
   }
   return shape;
 }

@@ -3,8 +3,8 @@ import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { z } from 'zod';
-import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
-import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList } from '../../graphql/common.types';
+import { cursorKeys, cursorOf, PageRequest, Position, positionOf } from '../../common/paging';
+import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList, pagination } from '../../graphql/common.types';
 import type { Context } from '../../request/context';
 import type { Artist } from '../artist';
 import {
@@ -117,11 +117,7 @@ export class CatalogService {
 
   /** Query.catalogSongs (GET /api/catalogs/songs): 404 absent, 403 unreachable; the check, the page and its credits are one read. */
   async songs(viewer: Viewer, input: CatalogSongsInput, request: PageRequest = { page: input.page, limit: input.limit, after: null }): Promise<PageOf<Song>> {
-    const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const position = positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY);
-    const page = await this.repo.songsPageWithAccess(viewer, input.catalog_id, position, request.limit, filter);
-    if (!page) throw notFound(`Catalog ${input.catalog_id}`);
-    if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
+    const page = await this.reachableSongsPage(input, request, (position, filter) => this.repo.songsPageWithAccess(viewer, input.catalog_id, position, request.limit, filter));
     return pageOf(page.songs, { total: page.total, skipped: page.skipped, limit: request.limit }, songCursor(CATALOG_SONGS, input.catalog_id));
   }
 
@@ -130,17 +126,27 @@ export class CatalogService {
    * the same checks, page, pagination and cursor as `songs`, one read.
    */
   async songsPassedThrough(viewer: Viewer, input: CatalogSongsInput, request: PageRequest, shape: SongsShape): Promise<Omit<PageOf<Song>, 'items'> & { items: SerializedList }> {
-    const filter = input.artistName ? input.artistName.toLowerCase() : null;
-    const position = positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY);
-    const page = await this.repo.songsPageWithAccessSerialized(viewer, input.catalog_id, position, request.limit, filter, shape);
-    if (!page) throw notFound(`Catalog ${input.catalog_id}`);
-    if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
-    const { pagination } = pageOf([], { total: page.total, skipped: page.skipped, limit: request.limit }, () => '');
+    const page = await this.reachableSongsPage(input, request, (position, filter) =>
+      this.repo.songsPageWithAccessSerialized(viewer, input.catalog_id, position, request.limit, filter, shape),
+    );
     return {
       items: new SerializedList(page.items, page.count, page.objects),
-      pagination,
+      pagination: pagination(page.total, Math.floor(page.skipped / request.limit) + 1, request.limit),
       pageInfo: { endCursor: page.last === null ? null : cursorOf(CATALOG_SONGS, input.catalog_id, [page.last]), hasNextPage: page.skipped + page.count < page.total },
     };
+  }
+
+  /** A catalog's songs page as `read` reads it (at the request's position, with the input's filter): 404 when the catalog is absent, 403 out of reach. */
+  private async reachableSongsPage<P extends { reachable: boolean }>(
+    input: CatalogSongsInput,
+    request: PageRequest,
+    read: (position: Position<readonly string[]>, filter: string | null) => Promise<P | null>,
+  ): Promise<P> {
+    const filter = input.artistName ? input.artistName.toLowerCase() : null;
+    const page = await read(positionOf(request, CATALOG_SONGS, input.catalog_id, SONG_KEY), filter);
+    if (!page) throw notFound(`Catalog ${input.catalog_id}`);
+    if (!page.reachable) throw forbidden(`Insufficient access to catalog ${input.catalog_id}`);
+    return page;
   }
 
   /** Query.catalogs (GET /api/catalogs): the caller's catalogs, or account_id's, by name. */
