@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm';
+import { send, type PgConnection } from '../db/sql';
 
 /** What an account's usage record counts per hour (docs/api/usage.md). */
 export interface UsageCounts {
@@ -41,10 +42,10 @@ export async function addUsage(orm: Orm, batch: (UsageCounts & { accountId: stri
         join accounts a on a.id = v.account_id
       on conflict (account_id, hour) do update set ${columns.map((c) => `${c} = account_usage.${c} + excluded.${c}`).join(', ')}`;
   const knex = orm.em.getConnection().getKnex();
-  const client = knex.client as { acquireConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>; releaseConnection(c: unknown): Promise<void> };
+  const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: unknown): Promise<void> };
   const connection = await client.acquireConnection();
   try {
-    await connection.query(sql, values);
+    await send(connection, { text: sql, values });
   } finally {
     await client.releaseConnection(connection);
   }

@@ -64,6 +64,29 @@ export async function hotQuery<T>(em: EntityManager, sql: string, bindings: unkn
   return hotStatement<T>(em, em.getTransactionContext(), sql, bindings);
 }
 
+/** A pg client as the ORM's pool hands it out: the callback form of `query` is the one used here. */
+export interface PgConnection {
+  processID?: number | null;
+  query(config: { name?: string; text: string; values?: unknown[] }, callback: (error: Error | null, result: unknown) => void): void;
+}
+
+/**
+ * Sends one statement on a pooled pg client: its callback form, wrapped in a promise (as knex and
+ * pg-pool call it), never the promise form (`client.query(config)` with no callback).
+ *
+ * With pg 8.23 the promise form kept every answer alive through the next young-generation
+ * collection, so V8 moved each request's rows and the objects around them to the old generation
+ * (about 26 KB a songs page of 50: 5-6 MB at every scavenge), filling it with garbage and setting off
+ * a mark-compact every few seconds (10-30 ms pauses) even at 30 requests a second. Through the
+ * service's songs route: 4.8-6.5 MB promoted a scavenge with the promise form, 0.02-0.04 MB with this
+ * one (issue 31, bench/results/2026-11-27-promotion.md); src/db/sql.int.test.ts holds it.
+ */
+export function send<T>(connection: PgConnection, config: { name?: string; text: string; values?: unknown[] }): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    connection.query(config, (error, result) => (error ? reject(error) : resolve(result as T)));
+  });
+}
+
 /** What a statement is sent with: the ORM's connection and configuration (shared by every fork of one ORM). */
 export type StatementTarget = Pick<EntityManager, 'getConnection' | 'config'>;
 
@@ -75,7 +98,7 @@ export async function hotStatement<T>(target: StatementTarget, transaction: Tran
   const connection = await client.acquireConnection();
   try {
     client.emit('query', { sql, bindings, method: 'raw', prepared: statement.name });
-    const result = await tracked(connection as { processID?: number }, () => connection.query({ name: statement.name, text: statement.text, values: bindings }) as Promise<{ rows: T[] }>);
+    const result = await tracked(connection as PgConnection, () => send<{ rows: T[] }>(connection as PgConnection, { name: statement.name, text: statement.text, values: bindings }));
     return result.rows;
   } finally {
     client.releaseConnection(connection);

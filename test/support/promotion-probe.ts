@@ -1,0 +1,46 @@
+/**
+ * How much the old generation grows while 1,500 answers of 16 KB are read one after another through
+ * `send` (src/db/sql.ts) on one pg client: printed as JSON `{ grown, length }`. Run as a plain node
+ * process by src/db/sql.int.test.ts, with its own heap: inside jest's module sandbox on Node 24 the
+ * answers reach the old generation whatever sends them, so the reading there says nothing.
+ *
+ * `node -r test/support/swc-register.js test/support/promotion-probe.ts <database url> [send|promise]`:
+ * `promise` reads through pg's promise form instead (`client.query(config)`), the form `send` replaces.
+ */
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Client } from 'pg';
+import { send } from '../../src/db/sql';
+
+const ANSWERS = 1500;
+const SIZE = 16_000;
+
+async function main(): Promise<void> {
+  const [url, form = 'send'] = process.argv.slice(2);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  const config = { name: 'promotion_probe', text: `select repeat('x', $1::int) as text`, values: [SIZE] };
+  const read = (): Promise<{ rows: { text: string }[] }> =>
+    form === 'promise' ? (client.query(config) as Promise<{ rows: { text: string }[] }>) : send<{ rows: { text: string }[] }>(client, config);
+  await read();
+  const oldUsed = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
+  // Growth only: a full collection meanwhile lowers the reading and is not counted against it.
+  let grown = 0;
+  let length = 0;
+  let last = oldUsed();
+  for (let i = 1; i <= ANSWERS; i += 1) {
+    const { rows } = await read();
+    length += rows[0].text.length;
+    if (i % 25 === 0) {
+      const now = oldUsed();
+      grown += Math.max(0, now - last);
+      last = now;
+    }
+  }
+  await client.end();
+  process.stdout.write(`${JSON.stringify({ grown, length })}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
