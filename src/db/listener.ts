@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { Logger } from '../common/logger';
+import { send } from './sql';
 
 export interface PgListenerOptions {
   /** Shown in pg_stat_activity. */
@@ -53,7 +54,7 @@ export class PgListener {
   async notify(payload: string): Promise<void> {
     const client = this.client;
     if (!client) throw new Error(`not listening on ${this.channel}`);
-    const sent = this.notifying.then(() => client.query('select pg_notify($1, $2)', [this.channel, payload]));
+    const sent = this.notifying.then(() => send(client, { text: 'select pg_notify($1, $2)', values: [this.channel, payload] }));
     this.notifying = sent.catch(() => undefined);
     await sent;
   }
