@@ -61,7 +61,7 @@ describe('hotQuery: hot statements as named prepared statements (real PostgreSQL
     const root = join(__dirname, '..', '..');
     const { stdout } = await run(process.execPath, ['-r', join(root, 'test', 'support', 'swc-register.js'), join(root, 'test', 'support', 'promotion-probe.ts'), db.url], {
       cwd: root,
-      timeout: 120_000,
+      timeout: 50_000,
     });
     const { grown, length } = JSON.parse(stdout) as { grown: number; length: number };
     expect(length).toBe(1500 * 16_000);

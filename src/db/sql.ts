@@ -1,7 +1,7 @@
 import type { Transaction } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
-import { tracked } from './statement-scope';
+import { tracked, type PgBackend } from './statement-scope';
 
 /**
  * Knex raw bindings expand a JS array into a comma list (`?` → `'a', 'b'`), which suits `in (?)`
@@ -64,10 +64,16 @@ export async function hotQuery<T>(em: EntityManager, sql: string, bindings: unkn
   return hotStatement<T>(em, em.getTransactionContext(), sql, bindings);
 }
 
+/** One statement as pg takes it: a name makes it a prepared statement on the connection. */
+export interface StatementConfig {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
 /** A pg client as the ORM's pool hands it out: the callback form of `query` is the one used here. */
-export interface PgConnection {
-  processID?: number | null;
-  query(config: { name?: string; text: string; values?: unknown[] }, callback: (error: Error | null, result: unknown) => void): void;
+export interface PgConnection extends PgBackend {
+  query(config: StatementConfig, callback: (error: Error | null, result: unknown) => void): void;
 }
 
 /**
@@ -81,7 +87,7 @@ export interface PgConnection {
  * service's songs route: 4.8-6.5 MB promoted a scavenge with the promise form, 0.02-0.04 MB with this
  * one (issue 31, bench/results/2026-11-27-promotion.md); src/db/sql.int.test.ts holds it.
  */
-export function send<T>(connection: PgConnection, config: { name?: string; text: string; values?: unknown[] }): Promise<T> {
+export function send<T>(connection: PgConnection, config: StatementConfig): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     connection.query(config, (error, result) => (error ? reject(error) : resolve(result as T)));
   });
@@ -95,10 +101,10 @@ export async function hotStatement<T>(target: StatementTarget, transaction: Tran
   const statement = transaction || unprepared.has(target.config) ? undefined : preparedFor(sql);
   if (!statement) return target.getConnection().execute<T[]>(sql, bindings, 'all', transaction);
   const client = target.getConnection().getKnex().client;
-  const connection = await client.acquireConnection();
+  const connection = (await client.acquireConnection()) as PgConnection;
   try {
     client.emit('query', { sql, bindings, method: 'raw', prepared: statement.name });
-    const result = await tracked(connection as PgConnection, () => send<{ rows: T[] }>(connection as PgConnection, { name: statement.name, text: statement.text, values: bindings }));
+    const result = await tracked(connection, () => send<{ rows: T[] }>(connection, { name: statement.name, text: statement.text, values: bindings }));
     return result.rows;
   } finally {
     client.releaseConnection(connection);

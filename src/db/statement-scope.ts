@@ -17,12 +17,13 @@ type Orm = MikroORM<PostgreSqlDriver>;
 
 const scopes = new AsyncLocalStorage<StatementScope>();
 
-interface PgConnection {
+/** A pg client as far as tracking goes: the PostgreSQL backend running its statements. */
+export interface PgBackend {
   processID?: number | null;
 }
 
 /** Runs `statement` on `connection`, known to the current request's scope (if any) while it runs. */
-export async function tracked<T>(connection: PgConnection, statement: () => Promise<T>, sql = ''): Promise<T> {
+export async function tracked<T>(connection: PgBackend, statement: () => Promise<T>, sql = ''): Promise<T> {
   const scope = scopes.getStore();
   const pid = connection.processID;
   if (!scope || typeof pid !== 'number') return statement();
@@ -40,7 +41,7 @@ export async function tracked<T>(connection: PgConnection, statement: () => Prom
 
 const ROLLBACK = /^\s*rollback\b/i;
 
-type Send = (this: unknown, connection: PgConnection, query: { sql?: string } | string) => Promise<unknown>;
+type Send = (this: unknown, connection: PgBackend, query: { sql?: string } | string) => Promise<unknown>;
 const TRACKING = Symbol('statements tracked');
 
 /**
