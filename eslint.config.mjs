@@ -73,6 +73,19 @@ export default tseslint.config(
     },
   },
   {
+    // A request's code builds no zod schema: building one costs tens of microseconds and many
+    // objects, and paging keeps each cursor key's schema while the key lives (issue 31: a cursor
+    // key made per call was a few MB a second on the composed roster). Schemas are module constants.
+    files: ['src/modules/*/**/*.{service,resolver,repository,prefetch,loaders}.ts', 'src/graphql/**/*.ts', 'src/http/**/*.ts', 'src/request/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/http/rest/openapi.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: ':function CallExpression[callee.object.name="z"]',
+        message: 'A zod schema built inside a function is built again on every call: make it a module constant (or cache it, as cursorArgsOf does).',
+      }],
+    },
+  },
+  {
     // No circle of imports, type imports included (scripts/import-graph.mjs; `npm run check:cycles` runs the same graph in CI).
     files: ['**/*.ts'],
     plugins: { layers: { rules: { 'no-import-cycle': noImportCycle } } },

@@ -12,6 +12,9 @@ import type { ApiKeyInfo, IssuedApiKey } from './auth.types';
 /** Active (unrevoked) keys one account may hold at once. */
 export const MAX_ACTIVE_KEYS = 25;
 
+/** Cursor keys of the key list (newest first, then by id): made once (a zod schema is costly to build). */
+const API_KEY_KEY = z.tuple([z.string().datetime(), cursorKeys.uuid]);
+
 const toInfo = (key: ApiKey): ApiKeyInfo => ({
   id: key.id,
   name: key.name,
@@ -48,7 +51,7 @@ export class ApiKeyService {
     return pageOfList(keys, request, {
       list: 'Query.apiKeys',
       scope: viewer.accountId,
-      key: z.tuple([z.string().datetime(), cursorKeys.uuid]),
+      key: API_KEY_KEY,
       keyOf: (key) => [key.created_at.toISOString(), key.id] as const,
       compare: compareKeys((a, b) => byCodePoint(b, a), byCodePoint),
     });

@@ -54,10 +54,17 @@ const ARTIST_SONGS = 'Artist.songs';
 const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(list, scope, [song.isrc]);
 
 /** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
+/**
+ * Cursor keys of lists by name, then id. Made once: a zod schema is costly to build, and paging
+ * keeps each key's cursor schema for as long as the key lives (src/common/paging.ts).
+ */
+const NAME_AND_ID_KEY = z.tuple([z.string().max(1000), z.string().max(64)]);
+const CATALOG_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
+
 const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
   list,
   scope,
-  key: z.tuple([z.string().max(1000), z.string().max(64)]),
+  key: NAME_AND_ID_KEY,
   keyOf: (item) => [item.name, item.id] as const,
   compare: compareKeys(names, byCodePoint),
 });
@@ -156,7 +163,7 @@ export class CatalogService {
     return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
       list: 'Query.catalogs',
       scope: accountId,
-      key: z.tuple([z.string().max(1000), cursorKeys.uuid]),
+      key: CATALOG_KEY,
       keyOf: (catalog) => [catalog.name, catalog.id] as const,
       compare: compareKeys(byCodePoint, byCodePoint),
     });

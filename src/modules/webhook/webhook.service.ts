@@ -50,10 +50,13 @@ export const toDelivery = (row: DeliveryRow): WebhookDeliveryType => ({
   finishedAt: row.finished_at,
 });
 
+/** Cursor keys of lists newest first, then by id: made once (a zod schema is costly to build). */
+const CREATED_KEY = z.tuple([z.string().datetime(), cursorKeys.uuid]);
+
 const listOrder = <T extends { createdAt: Date; id: string }>(list: string, scope: string) => ({
   list,
   scope,
-  key: z.tuple([z.string().datetime(), cursorKeys.uuid]),
+  key: CREATED_KEY,
   keyOf: (item: T) => [item.createdAt.toISOString(), item.id] as const,
   compare: compareKeys((a, b) => byCodePoint(b, a), byCodePoint),
 });
