@@ -15,8 +15,8 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { GraphQLID, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { compiledExecution } from '../../src/graphql/executor';
+import { oldGenerationGrowth } from './old-generation';
 
 const OPERATIONS = 3000;
 
@@ -50,20 +50,11 @@ async function main(): Promise<void> {
     }
   };
   for (let i = 0; i < 200; i += 1) await answer(i);
-  const oldUsed = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
-  // Growth only: a full collection meanwhile lowers the reading and is not counted against it.
-  let grown = 0;
   let answered = 0;
-  let last = oldUsed();
-  for (let i = 1; i <= OPERATIONS; i += 1) {
+  const grown = await oldGenerationGrowth(OPERATIONS, async (i) => {
     await answer(i);
     answered += 1;
-    if (i % 25 === 0) {
-      const now = oldUsed();
-      grown += Math.max(0, now - last);
-      last = now;
-    }
-  }
+  });
   await server.stop();
   process.stdout.write(`${JSON.stringify({ grown, answered })}\n`);
 }

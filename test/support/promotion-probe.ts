@@ -7,9 +7,9 @@
  * `node -r test/support/swc-register.js test/support/promotion-probe.ts <database url> [send|promise]`:
  * `promise` reads through pg's promise form instead (`client.query(config)`), the form `send` replaces.
  */
-import { getHeapSpaceStatistics } from 'node:v8';
 import { Client } from 'pg';
 import { send } from '../../src/db/sql';
+import { oldGenerationGrowth } from './old-generation';
 
 const ANSWERS = 1500;
 const SIZE = 16_000;
@@ -22,20 +22,11 @@ async function main(): Promise<void> {
   const read = (): Promise<{ rows: { text: string }[] }> =>
     form === 'promise' ? (client.query(config) as Promise<{ rows: { text: string }[] }>) : send<{ rows: { text: string }[] }>(client, config);
   await read();
-  const oldUsed = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
-  // Growth only: a full collection meanwhile lowers the reading and is not counted against it.
-  let grown = 0;
   let length = 0;
-  let last = oldUsed();
-  for (let i = 1; i <= ANSWERS; i += 1) {
+  const grown = await oldGenerationGrowth(ANSWERS, async () => {
     const { rows } = await read();
     length += rows[0].text.length;
-    if (i % 25 === 0) {
-      const now = oldUsed();
-      grown += Math.max(0, now - last);
-      last = now;
-    }
-  }
+  });
   await client.end();
   process.stdout.write(`${JSON.stringify({ grown, length })}\n`);
 }
