@@ -139,6 +139,18 @@ export const cursorKeys = {
   micros: z.string().regex(/^\d{1,17}$/),
 };
 
+/**
+ * Sort keys several lists share. One schema each, made once: a zod schema is costly to build, and
+ * cursorBodyOf keeps one cursor schema per key. A cursor still names its list and scope, so a
+ * shared key never lets one list's cursor into another.
+ */
+export const sortKeys = {
+  /** A name, then a UUID (lists by name). */
+  nameThenUuid: z.tuple([z.string().max(1000), cursorKeys.uuid]),
+  /** An ISO timestamp, then a UUID (lists newest first). */
+  isoTimeThenUuid: z.tuple([z.string().datetime(), cursorKeys.uuid]),
+};
+
 /** SQL of a timestamp column as microseconds since the epoch, as text (a cursor's key part). */
 export const epochMicros = (column: string) => `((extract(epoch from ${column}) * 1000000)::bigint)::text`;
 /** SQL turning a bound microseconds-since-the-epoch key part back into a timestamptz. */

@@ -41,7 +41,7 @@ describe('compiled execution', () => {
     // old generation, where only a full mark-compact frees them (issue 31: 4.4 MB a young collection
     // on a GraphQL songs page, a mark-compact every few seconds at 30 requests a second).
     // patches/@apollo+server+*.patch moves them to a class; without it this grows 35-78 MB, with it
-    // 1.0-2.2 MB (Node 20 and 24). In a process of its own (test/support/gateway-promotion-probe.ts).
+    // 1.0-2.3 MB (Node 20 and 24). In a process of its own (test/support/gateway-promotion-probe.ts).
     const root = join(__dirname, '..', '..');
     const { stdout } = await run(process.execPath, ['-r', join(root, 'test', 'support', 'swc-register.js'), join(root, 'test', 'support', 'gateway-promotion-probe.ts')], {
       cwd: root,

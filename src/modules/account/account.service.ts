@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { cursorOf, PageRequest, positionOf, sortKeys } from '../../common/paging';
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { AccessPolicy } from '../../auth/access';
 import type { Viewer } from '../../auth/viewer';
@@ -30,8 +29,6 @@ export type AccountStore = Pick<
   | 'invitations'
 >;
 
-/** Cursors of the caller's organizations: by name, then id. */
-const ORGANIZATION_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
 
@@ -55,7 +52,7 @@ export class AccountService {
 
   /** Organizations the caller is a member of, by name then id, a page at a time. */
   async organizations(viewer: Viewer, request: PageRequest): Promise<PageOf<OrganizationType>> {
-    const position = positionOf(request, 'Query.organizations', viewer.accountId, ORGANIZATION_KEY);
+    const position = positionOf(request, 'Query.organizations', viewer.accountId, sortKeys.nameThenUuid);
     const page = await this.repo.organizationsPage(viewer.accountId, position, request.limit);
     return pageOf(page.organizations, { total: page.total, skipped: page.skipped, limit: request.limit }, (org) => cursorOf('Query.organizations', viewer.accountId, [org.name, org.id]));
   }

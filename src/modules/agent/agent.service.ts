@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { cursorOf, PageRequest, positionOf, sortKeys } from '../../common/paging';
 import { PageOf, pageOf } from '../../graphql/common.types';
 import type { Viewer } from '../../auth/viewer';
 import { AppError, forbidden, notFound } from '../../common/errors';
@@ -15,7 +14,6 @@ import type { AgentTemplateType } from './agent.types';
  */
 /** The list name of the templates a caller sees in cursors (its scope is the caller); by title, then id. */
 const TEMPLATES = 'Query.agentTemplates';
-const TEMPLATE_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 export class AgentService {
   constructor(
@@ -26,7 +24,7 @@ export class AgentService {
 
   /** The caller's own templates, public ones and those shared with its e-mail, by title. */
   async list(viewer: Viewer, request: PageRequest): Promise<PageOf<AgentTemplateType>> {
-    const position = positionOf(request, TEMPLATES, viewer.accountId, TEMPLATE_KEY);
+    const position = positionOf(request, TEMPLATES, viewer.accountId, sortKeys.nameThenUuid);
     const page = await this.repo.visibleTemplatesPage(viewer, this.settings.adminOrgId, position, request.limit);
     return pageOf(page.templates, { total: page.total, skipped: page.skipped, limit: request.limit }, (template) => cursorOf(TEMPLATES, viewer.accountId, [template.title, template.id]));
   }

@@ -3,7 +3,7 @@ import type { AccessPolicy, SqlCondition } from '../../auth/access';
 import { Viewer, viewerScope } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
-import { cursorKeys, cursorOf, PageRequest, positionOf } from '../../common/paging';
+import { cursorKeys, cursorOf, PageRequest, positionOf, sortKeys } from '../../common/paging';
 import { emptyPage, PageOf, pageOf } from '../../graphql/common.types';
 import type { Context } from '../../request/context';
 import { AccountKind } from '../account';
@@ -22,7 +22,6 @@ export interface RosterPageOf {
 
 /** The list name of a roster in cursors (its parent: the organization, account or caller whose roster it is); by name, then id. */
 const ROSTER = 'Query.artists';
-const ROSTER_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 /** The access rules the service applies. */
 export type ArtistAccess = Pick<AccessPolicy, 'canAccessAccountBatched' | 'requireAccess'>;
 /** The request's loaders the service reads through (batched across the rows of one request). */
@@ -113,7 +112,7 @@ export class ArtistService {
     }
     // The cursor's parent: the roster asked for (an organization's, an account's, or the caller's scope).
     const scope = input.organization_id ?? input.account_id ?? viewer.accountId;
-    const position = positionOf(request, ROSTER, scope, ROSTER_KEY);
+    const position = positionOf(request, ROSTER, scope, sortKeys.nameThenUuid);
     const page = await this.repo.rosterPage(owners, readAhead, position, request.limit);
     return {
       rows: page.artists,

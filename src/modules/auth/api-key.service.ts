@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { cursorKeys, PageRequest } from '../../common/paging';
+import { PageRequest, sortKeys } from '../../common/paging';
 import { byCodePoint, compareKeys, PageOf, pageOfList } from '../../graphql/common.types';
 import type { ApiKey } from '../../auth/api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey } from '../../auth/api-keys';
@@ -11,9 +10,6 @@ import type { ApiKeyInfo, IssuedApiKey } from './auth.types';
 
 /** Active (unrevoked) keys one account may hold at once. */
 export const MAX_ACTIVE_KEYS = 25;
-
-/** Cursor keys of the key list (newest first, then by id): made once (a zod schema is costly to build). */
-const API_KEY_KEY = z.tuple([z.string().datetime(), cursorKeys.uuid]);
 
 const toInfo = (key: ApiKey): ApiKeyInfo => ({
   id: key.id,
@@ -51,7 +47,7 @@ export class ApiKeyService {
     return pageOfList(keys, request, {
       list: 'Query.apiKeys',
       scope: viewer.accountId,
-      key: API_KEY_KEY,
+      key: sortKeys.isoTimeThenUuid,
       keyOf: (key) => [key.created_at.toISOString(), key.id] as const,
       compare: compareKeys((a, b) => byCodePoint(b, a), byCodePoint),
     });

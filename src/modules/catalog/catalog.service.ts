@@ -3,7 +3,7 @@ import type { Viewer } from '../../auth/viewer';
 import { LIST_BOUNDS } from '../../common/bounds';
 import { AppError, forbidden, invalidInput, notFound } from '../../common/errors';
 import { z } from 'zod';
-import { cursorKeys, cursorOf, PageRequest, Position, positionOf } from '../../common/paging';
+import { cursorKeys, cursorOf, PageRequest, Position, positionOf, sortKeys } from '../../common/paging';
 import { byCodePoint, byLocale, compareKeys, emptyPage, ListOrder, PageOf, pageOf, pageOfList, pagination } from '../../graphql/common.types';
 import type { Context } from '../../request/context';
 import type { Artist } from '../artist';
@@ -55,11 +55,10 @@ const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(lis
 
 /** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
 /**
- * Cursor keys of lists by name, then id. Made once: a zod schema is costly to build, and paging
- * keeps each key's cursor schema for as long as the key lives (src/common/paging.ts).
+ * Cursor keys of catalogs and accounts by name, then id (ids of either kind). Made once: a zod
+ * schema is costly to build, and paging keeps a cursor schema per key (src/common/paging.ts).
  */
 const NAME_AND_ID_KEY = z.tuple([z.string().max(1000), z.string().max(64)]);
-const CATALOG_KEY = z.tuple([z.string().max(1000), cursorKeys.uuid]);
 
 const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
   list,
@@ -163,7 +162,7 @@ export class CatalogService {
     return pageOfList(await this.loaders.catalogsByAccount.load(accountId), request, {
       list: 'Query.catalogs',
       scope: accountId,
-      key: CATALOG_KEY,
+      key: sortKeys.nameThenUuid,
       keyOf: (catalog) => [catalog.name, catalog.id] as const,
       compare: compareKeys(byCodePoint, byCodePoint),
     });

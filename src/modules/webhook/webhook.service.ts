@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer';
 import { AppError, notFound } from '../../common/errors';
-import { cursorKeys, PageRequest } from '../../common/paging';
+import { PageRequest, sortKeys } from '../../common/paging';
 import { byCodePoint, compareKeys, PageOf, pageOfList } from '../../graphql/common.types';
 import type { CreateWebhookInput, RedeliverInput, UpdateWebhookInput, WebhookIdInput } from './webhook.inputs';
 import type { DeliveryRow, EndpointRow, WebhookRepository } from './webhook.repository';
@@ -50,13 +49,10 @@ export const toDelivery = (row: DeliveryRow): WebhookDeliveryType => ({
   finishedAt: row.finished_at,
 });
 
-/** Cursor keys of lists newest first, then by id: made once (a zod schema is costly to build). */
-const CREATED_KEY = z.tuple([z.string().datetime(), cursorKeys.uuid]);
-
 const listOrder = <T extends { createdAt: Date; id: string }>(list: string, scope: string) => ({
   list,
   scope,
-  key: CREATED_KEY,
+  key: sortKeys.isoTimeThenUuid,
   keyOf: (item: T) => [item.createdAt.toISOString(), item.id] as const,
   compare: compareKeys((a, b) => byCodePoint(b, a), byCodePoint),
 });
