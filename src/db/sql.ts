@@ -36,19 +36,36 @@ export function withoutPreparedStatements(config: object): void {
   unprepared.add(config);
 }
 
-/** Named statements by SQL text: the text with its `?` bindings numbered for pg ($1, $2, ...), and a name from its hash. */
-const prepared = new Map<string, { name: string; text: string }>();
+/**
+ * Named statements by SQL text: the text with its `?` bindings numbered for pg ($1, $2, ...), and a
+ * name from its hash. Found by the text's length, then compared: each request builds its text anew
+ * and V8 keeps a string's hash on that string only, so a Map keyed by the text would hash all of it
+ * (2-3 KB for a songs page, about 20 000 instructions) on every lookup; comparing it with the one or
+ * two texts of the same length is a memory compare.
+ */
+interface PreparedStatement {
+  sql: string;
+  name: string;
+  text: string;
+}
+const prepared = new Map<number, PreparedStatement[]>();
+let preparedCount = 0;
 const PREPARED_MAX = 500;
 
-function preparedFor(sql: string): { name: string; text: string } | undefined {
-  let statement = prepared.get(sql);
-  if (statement) return statement;
-  if (prepared.size >= PREPARED_MAX) return undefined;
+/** The statement prepared for `sql`, made now if there is room (undefined past PREPARED_MAX texts). */
+export function preparedFor(sql: string): { name: string; text: string } | undefined {
+  const sameLength = prepared.get(sql.length);
+  if (sameLength) {
+    for (const statement of sameLength) if (statement.sql === sql) return statement;
+  }
+  if (preparedCount >= PREPARED_MAX) return undefined;
   let n = 0;
   // Outside string literals, `?` is a binding (the SQL here uses no `?` operators).
   const text = sql.replace(/'(?:[^']|'')*'|\?/g, (match) => (match === '?' ? `$${++n}` : match));
-  statement = { name: `hot_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`, text };
-  prepared.set(sql, statement);
+  const statement = { sql, name: `hot_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`, text };
+  if (sameLength) sameLength.push(statement);
+  else prepared.set(sql.length, [statement]);
+  preparedCount += 1;
   return statement;
 }
 

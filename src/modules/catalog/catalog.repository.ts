@@ -177,14 +177,18 @@ function shapeColumns(shape: SongsShape): string {
     .join(', ');
 }
 
-/** SQL texts of serialized songs pages sent as prepared statements (see songsPageWithAccessSerialized). */
-const preparedShapes = new Set<string>();
+/**
+ * SQL texts of serialized songs pages sent as prepared statements (see songsPageWithAccessSerialized).
+ * A list, compared by length then content, not a Set: each request builds its text anew, and a Set
+ * would hash all of it (about 2 KB) on every lookup.
+ */
+const preparedShapes: string[] = [];
 const PREPARED_SHAPES_MAX = 16;
 
 function admitPreparedShape(sql: string): boolean {
-  if (preparedShapes.has(sql)) return true;
-  if (preparedShapes.size >= PREPARED_SHAPES_MAX) return false;
-  preparedShapes.add(sql);
+  for (const shape of preparedShapes) if (shape.length === sql.length && shape === sql) return true;
+  if (preparedShapes.length >= PREPARED_SHAPES_MAX) return false;
+  preparedShapes.push(sql);
   return true;
 }
 
