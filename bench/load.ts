@@ -105,6 +105,39 @@ export class Client {
     return { sent: total, ok, errors, failures, latencies, elapsedMs: lastEnd - start };
   }
 
+  /**
+   * Closed-loop load: `requests` requests, `connections` at a time, each connection sending its
+   * next request when its answer is back (the warm-up that takes a contender to its steady state:
+   * every hot function past V8's tiers, the pool and the caches filled). No latencies are kept.
+   */
+  async closedLoop(call: HttpCall, requests: number, connections: number, expectStatus = 200): Promise<BurstResult> {
+    let left = requests;
+    let ok = 0;
+    let errors = 0;
+    const failures: Record<string, number> = {};
+    const start = performance.now();
+    const loop = async () => {
+      while (left > 0) {
+        left -= 1;
+        try {
+          const answer = await this.call(call);
+          if (answer.status === expectStatus) ok += 1;
+          else {
+            errors += 1;
+            const kind = `status ${answer.status}: ${answer.body.slice(0, 120)}`;
+            failures[kind] = (failures[kind] ?? 0) + 1;
+          }
+        } catch (error) {
+          errors += 1;
+          const kind = error instanceof Error ? error.message : String(error);
+          failures[kind] = (failures[kind] ?? 0) + 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, connections) }, loop));
+    return { sent: requests, ok, errors, failures, latencies: [], elapsedMs: performance.now() - start };
+  }
+
   close(): void {
     this.agent.destroy();
   }

@@ -5,7 +5,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Client as PgClient } from 'pg';
-import { createLogger } from '../src/common/logger';
+import { createLogger, type Logger } from '../src/common/logger';
 import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/database';
 import { DEMO_KEYS } from '../src/db/seeders/demo.data';
@@ -36,6 +36,14 @@ const settings = {
   seconds: env('BENCH_SECONDS', 1.5, 4),
   /** Unmeasured lead-in of each burst, at the same rate (pools reconnect, caches settle). */
   preRollSeconds: env('BENCH_PREROLL_SECONDS', 0.3, 0.5),
+  /**
+   * Closed-loop requests per scenario before anything is measured at a fixed rate (0: none), on
+   * `warmConnections` connections: a young process runs much of its code in V8's lower tiers and
+   * compiles on its worker threads, so without it the rounds measure the warm-up (issue 31's
+   * targets are steady state; bench/README.md, "Warm-up").
+   */
+  warmRequests: env('BENCH_WARM_REQUESTS', 300, 2000),
+  warmConnections: env('BENCH_WARM_CONNECTIONS', 4, 4),
   /** Once per scenario before the rounds, at the same rate. */
   warmupSeconds: env('BENCH_WARMUP_SECONDS', 0.5, 2),
   /** Sequential requests per scenario whose statements are counted (after 10 unmeasured). */
@@ -70,7 +78,7 @@ const settings = {
 
 type ContenderKey = 'baseline' | 'service' | 'serviceBefore' | 'postgraphile';
 
-interface ContenderSpec {
+export interface ContenderSpec {
   key: ContenderKey;
   label: string;
   /** Absolute, or relative to this directory (dist/bench). */
@@ -84,7 +92,7 @@ interface ContenderSpec {
   execArgv?: string[];
 }
 
-const CONTENDERS: ContenderSpec[] = [
+export const CONTENDERS: ContenderSpec[] = [
   { key: 'baseline', label: 'hand-written node:http + pg, one statement (yardstick, bench/baseline.server.ts)', script: 'baseline.server.js', appName: 'mas_bench_baseline' },
   // Started with the node flags production starts it with (src/node-flags.ts).
   { key: 'service', label: 'this service (REST and GraphQL, one process)', script: 'service.server.js', appName: 'mas_bench_service', execArgv: [...API_NODE_FLAGS] },
@@ -103,7 +111,7 @@ const PRODUCTION_NODE_MAJOR = 24;
 /** Scenario id of the "before" twin of a service scenario. */
 const beforeId = (id: string) => `${id}-before`;
 
-interface Scenario {
+export interface Scenario {
   id: string;
   contender: ContenderKey;
   /** Column "contender" of the table. */
@@ -178,7 +186,7 @@ function graphqlData(body: string, field: string): unknown {
   return parsed.data[field];
 }
 
-function scenarios(): Scenario[] {
+export function scenarios(): Scenario[] {
   const list: Scenario[] = [];
   const rest = (limit: number): HttpCall => ({ method: 'GET', path: songsPath(limit), headers: { 'x-api-key': KEY } });
   for (const page of settings.pages) {
@@ -254,7 +262,7 @@ function scenarios(): Scenario[] {
 /** Root of this checkout (the harness runs from <root>/dist/bench). */
 const OWN_ROOT = resolve(__dirname, '..', '..');
 
-interface BeforeTree {
+export interface BeforeTree {
   dir: string;
   commit: string;
   afterCommit: string;
@@ -278,7 +286,7 @@ function gitDescribe(dir: string): string {
  * before process must neither migrate nor seed — an older migrator would not know the newer
  * migrations — so its service.server must open the database with `migrate: false, seed: false`.
  */
-function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
+export function prepareBefore(dir: string): { spec: ContenderSpec; tree: BeforeTree } {
   const where = `BENCH_BEFORE=${dir}`;
   const ownName = (JSON.parse(readFileSync(join(OWN_ROOT, 'package.json'), 'utf8')) as { name?: string }).name;
   let name: string | undefined;
@@ -838,6 +846,17 @@ function markdown(summaries: Summary[], checkList: Check[], header: string): str
 
 // ───────────────────────────── main ─────────────────────────────
 
+/** Migrates the bench database and loads the demo data set and the volume set (bench/scenarios.ts), with this (the newest) tree. */
+export async function seedBenchDatabase(url: string, logger: Logger): Promise<void> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, DEMO_SEED: 'true', LOG_LEVEL: 'warn' });
+  const database = await openDatabase(config, logger, { entities });
+  try {
+    await prepareVolume(database.orm);
+  } finally {
+    await database.close();
+  }
+}
+
 export async function sideBySide(): Promise<void> {
   const started = Date.now();
   const logger = createLogger('warn');
@@ -859,13 +878,7 @@ export async function sideBySide(): Promise<void> {
   let admin: PgClient | undefined;
   try {
     // Migrated and seeded once, by this (the newest) tree; no contender migrates or seeds.
-    const config = loadConfig({ ...process.env, DATABASE_URL: db.url, DEMO_SEED: 'true', LOG_LEVEL: 'warn' });
-    const database = await openDatabase(config, logger, { entities });
-    try {
-      await prepareVolume(database.orm);
-    } finally {
-      await database.close();
-    }
+    await seedBenchDatabase(db.url, logger);
     admin = new PgClient({ connectionString: db.url, application_name: 'mas_bench_harness' });
     await admin.connect();
     const postgresVersion = (await admin.query<{ v: string }>(`select current_setting('server_version') as v`)).rows[0].v;
@@ -885,6 +898,15 @@ export async function sideBySide(): Promise<void> {
     }
     await checkSameJson(running, list, results, notes);
     const active = list.filter((s) => !results.get(s.id)!.skipped);
+    if (settings.warmRequests > 0) {
+      process.stdout.write(`  warm-up: ${settings.warmRequests} closed-loop requests per scenario on ${settings.warmConnections} connections `);
+      for (const scenario of active) {
+        const warm = await running.get(scenario.contender)!.client.closedLoop(scenario.call, settings.warmRequests, settings.warmConnections);
+        if (warm.errors) throw new Error(`warm-up of ${scenario.id}: ${warm.errors} of ${warm.sent} requests failed: ${JSON.stringify(warm.failures)}`);
+        process.stdout.write('.');
+      }
+      process.stdout.write('\n');
+    }
     for (const scenario of active) await running.get(scenario.contender)!.client.fixedRate(scenario.call, settings.rate, settings.warmupSeconds);
     for (let round = 0; round < settings.rounds; round += 1) {
       // Each round starts at another scenario: none is always first (or last) after the others.
@@ -974,7 +996,7 @@ export async function sideBySide(): Promise<void> {
     const date = new Date().toISOString();
     const header = [
       `Measured ${date.slice(0, 10)} on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres} (${db.source}); load average before/after ${machine.loadAverageBefore[0]} / ${machine.loadAverageAfter[0]}.`,
-      `${settings.rate} req/s open loop, ${settings.rounds} interleaved rounds × ${settings.seconds} s per scenario${settings.quick ? ' (BENCH_QUICK)' : ''}; CPU: median over rounds; p50/p99: all rounds' requests.`,
+      `${settings.rate} req/s open loop, ${settings.rounds} interleaved rounds × ${settings.seconds} s per scenario${settings.quick ? ' (BENCH_QUICK)' : ''}, after ${settings.warmRequests ? `a warm-up of ${settings.warmRequests} closed-loop requests per scenario` : 'no closed-loop warm-up (BENCH_WARM_REQUESTS=0)'}; CPU: median over rounds; p50/p99: all rounds' requests.`,
     ].join('\n');
     const comparison = beforeTree ? beforeAfter(summaries, byId) : undefined;
     const table =
