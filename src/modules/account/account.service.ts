@@ -29,7 +29,6 @@ export type AccountStore = Pick<
   | 'invitations'
 >;
 
-
 const toOrganization = (org: Account): OrganizationType => ({ id: org.id, name: org.name, created_at: org.createdAt });
 
 export class AccountService {

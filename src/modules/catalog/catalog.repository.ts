@@ -179,14 +179,14 @@ function shapeColumns(shape: SongsShape): string {
 
 /**
  * SQL texts of serialized songs pages sent as prepared statements (see songsPageWithAccessSerialized).
- * A list, compared by length then content, not a Set: each request builds its text anew, and a Set
- * would hash all of it (about 2 KB) on every lookup.
+ * A list, compared (strings of another length at once), not a Set: each request builds its text
+ * anew, and a Set would hash all of it (about 2 KB) on every lookup.
  */
 const preparedShapes: string[] = [];
 const PREPARED_SHAPES_MAX = 16;
 
 function admitPreparedShape(sql: string): boolean {
-  for (const shape of preparedShapes) if (shape.length === sql.length && shape === sql) return true;
+  if (preparedShapes.includes(sql)) return true;
   if (preparedShapes.length >= PREPARED_SHAPES_MAX) return false;
   preparedShapes.push(sql);
   return true;

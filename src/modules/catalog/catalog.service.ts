@@ -53,13 +53,13 @@ const CATALOG_SONGS = 'Catalog.songs';
 const ARTIST_SONGS = 'Artist.songs';
 const songCursor = (list: string, scope: string) => (song: Song) => cursorOf(list, scope, [song.isrc]);
 
-/** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
 /**
  * Cursor keys of catalogs and accounts by name, then id (ids of either kind). Made once: a zod
  * schema is costly to build, and paging keeps a cursor schema per key (src/common/paging.ts).
  */
 const NAME_AND_ID_KEY = z.tuple([z.string().max(1000), z.string().max(64)]);
 
+/** The order of a list by name, then id (read whole: catalogs or accounts), for pageOfList; `names` orders names as the list is sorted. */
 const byNameAndId = <T extends { name: string; id: string }>(list: string, scope: string, names: (a: string, b: string) => number): ListOrder<T, readonly [string, string]> => ({
   list,
   scope,
