@@ -36,6 +36,13 @@ describe('hotQuery: hot statements as named prepared statements (real PostgreSQL
     expect(await preparedNames(em)).toHaveLength(2);
   });
 
+  it('answers a failing prepared statement with PostgreSQL\'s error, and the connection serves the next one', async () => {
+    const em = await open();
+    await expect(hotQuery(em, 'select ?::int / 0 as n', [1])).rejects.toThrow(/division by zero/);
+    await expect(hotQuery(em, 'select ?::int as n from no_such_table', [1])).rejects.toThrow(/no_such_table/);
+    expect(await hotQuery(em, 'select ?::int / 1 as n', [5])).toEqual([{ n: 5 }]);
+  });
+
   it('runs inside the caller\'s transaction, unprepared, so it sees what the transaction wrote', async () => {
     const em = await open();
     await em.transactional(async (tx) => {
