@@ -119,7 +119,7 @@ export function send<T>(connection: PgConnection, config: StatementConfig): Prom
  * runs status read; given a text, it wraps it. The name alone makes pg prepare it once per
  * connection (src/db/sql.int.test.ts holds that a hot statement is prepared, and reused).
  */
-export function statementQuery(config: StatementConfig): Query {
+function statementQuery(config: StatementConfig): Query {
   const query = new Query(config.text, config.values);
   if (config.name !== undefined) (query as Query & { name?: string }).name = config.name;
   return query;
