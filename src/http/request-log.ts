@@ -10,9 +10,6 @@ declare module 'http' {
     /** The request's logger: its lines carry the request (`req`, secrets redacted). */
     log: Logger;
   }
-  interface ServerResponse {
-    log: Logger;
-  }
 }
 
 export interface RequestLoggingOptions {
@@ -33,10 +30,11 @@ export interface RequestLoggingOptions {
  * Why not pino-http itself: it builds each request's logger as a pino child bound to the request,
  * and pino serializes and redacts a child's bindings when the child is made, so every request paid
  * for a serialized, redacted copy of itself even when no line was ever written through it (at
- * LOG_LEVEL=warn, nearly every request). Measured in a whole service process (REST songs page,
- * closed loop, the process alone on one core), that was 15–20 % of its CPU a request
- * (bench/results/2026-11-27-request-logger.md); a micro-benchmark of the child alone had put it
- * at ~5 µs, the rest being what the redaction costs V8 in a long-running process. Here the child is
+ * LOG_LEVEL=warn, nearly every request). Counted in the whole service process, that was 71
+ * thousand of a REST songs page's 1.065 M main-thread instructions and 58 thousand of a GraphQL
+ * page's 1.521 M (bench/results/2026-11-27-request-logger.md); a micro-benchmark of the child
+ * alone had put it at ~5 µs, the rest being what the redaction costs V8 in a long-running
+ * process. Here the child is
  * built only when a line is written through it, from a snapshot of what routing changes later
  * (the params) and what may be gone by then (the peer address), so the lines are the same.
  */
@@ -53,7 +51,6 @@ export function requestLogging(logger: Logger, options: RequestLoggingOptions) {
     const log = lazyChild(httpLogger, () => ({
       req: { id: req.id, method: req.method, originalUrl: req.originalUrl, url: req.url, query: req.query, params, headers: req.headers, socket },
     }));
-    if (!res.log) res.log = log;
     if (!req.log) req.log = log;
 
     const onResponseComplete = (err?: Error) => {
