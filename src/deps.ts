@@ -45,6 +45,8 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
       new JwtVerifier(config, identityAccounts),
       new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, sessionUrl, logger),
       new LastUseWriter(poolDb(orm), logger),
+      poolDb(orm),
+      logger,
     ),
     mailer: createMailer(config, logger),
     providers: createProviders(config, logger),

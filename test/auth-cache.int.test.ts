@@ -6,6 +6,7 @@ import { createDeps } from '../src/deps';
 import { entities } from '../src/modules';
 import { createTestApp, TestApp } from './app';
 import { addMember, createAccount, createApiKeyFor, createOrganization } from './factories';
+import { JwtIssuer, startJwtIssuer } from './jwt';
 
 /** Polls `check` until it holds or `ms` pass; answers whether it held. */
 async function eventually(check: () => Promise<boolean>, ms = 1_500): Promise<boolean> {
@@ -89,5 +90,82 @@ describe('credentials cached per instance, changes heard by every instance (real
     expect(await eventually(async () => (await me(t.app, key.headers)).status === 401 && (await me(other, key.headers)).status === 401)).toBe(true);
     // Reconnected (with backoff) and caching again: a warm request reads no credential.
     expect(await eventually(async () => (await t.sql.measure(() => me(t.app, headers)).then((m) => credentialStatements(m.statements).length)) === 0, 5_000)).toBe(true);
+  });
+});
+
+describe('a cached credential is read again ahead of its expiry (real PostgreSQL)', () => {
+  // From half of its TTL on, an entry a request is served from is read ahead. Long enough that each step below
+  // lands in its window however slow the machine: each request has 1.5 s or more of slack to arrive in time.
+  const TTL_MS = 8_000;
+  let t: TestApp;
+  let idp: JwtIssuer;
+  beforeAll(async () => {
+    idp = await startJwtIssuer();
+    t = await createTestApp({ seed: false, env: { ...idp.env, AUTH_CACHE_TTL_MS: String(TTL_MS) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  const me = (headers: Record<string, string>) => supertest(t.app.server).get('/api/accounts/me').set(headers);
+  const keyLookups = (statements: string[]) => statements.filter((sql) => /\bfrom api_keys\b/.test(sql));
+  // A token's account is found by its issuer and subject (each time the token is verified).
+  const identityLookups = (statements: string[]) => statements.filter((sql) => /\baccount_identities\b/.test(sql));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('so a client calling at least every half TTL never waits for its key or token, and concurrent requests read it once', async () => {
+    const { headers } = await createAccount(t.orm);
+    const bearer = { authorization: `Bearer ${await idp.sign({ sub: `reader-${Date.now()}` })}` };
+    const both = () => Promise.all([me(headers), me(bearer)]);
+    const cold = await t.sql.measure(both);
+    expect(cold.result.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(keyLookups(cold.statements)).toHaveLength(1);
+    expect(identityLookups(cold.statements).length).toBeGreaterThan(0);
+    const cachedAt = Date.now();
+
+    // In the first half of its life the entry is served as it is: no read at all.
+    const young = await t.sql.measure(async () => {
+      const answers = await both();
+      await t.deps.authenticator.readAheadSettled();
+      return answers;
+    });
+    expect(young.result.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(keyLookups(young.statements)).toEqual([]);
+    expect(identityLookups(young.statements)).toEqual([]);
+
+    // In the second half: five requests of each at once are served from the entries and start one read of each.
+    await sleep(TTL_MS * 0.75 - (Date.now() - cachedAt));
+    const due = await t.sql.measure(async () => {
+      const answers = await Promise.all(Array.from({ length: 5 }, both));
+      await t.deps.authenticator.readAheadSettled();
+      return answers.flat();
+    });
+    expect(due.result.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(keyLookups(due.statements)).toHaveLength(1);
+    // The token verified again and its account found again by its identity (made on first sight: one read now), once.
+    expect(identityLookups(due.statements)).toHaveLength(1);
+
+    // Past the first entries' expiry, in the first half of the ones the reads ahead made (at 0.75 TTL or later):
+    // those serve the requests, which read nothing.
+    await sleep(TTL_MS * 1.06 - (Date.now() - cachedAt));
+    const later = await t.sql.measure(both);
+    expect(later.result.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(keyLookups(later.statements)).toEqual([]);
+    expect(identityLookups(later.statements)).toEqual([]);
+  });
+
+  it('and a key revoked meanwhile is refused on the next request, read ahead or not', async () => {
+    const { account, headers } = await createAccount(t.orm);
+    const key = await createApiKeyFor(t.orm, account.id, 'short-lived');
+    expect((await me(key.headers)).status).toBe(200);
+    await sleep(TTL_MS * 0.6);
+    // Due: this request starts a read ahead, and the revocation is sent while it may be on its way (before or
+    // after its statement: either way the key must be refused from then on).
+    expect((await me(key.headers)).status).toBe(200);
+    expect((await supertest(t.app.server).delete(`/api/keys/${key.id}`).set(headers)).status).toBe(200);
+    expect((await me(key.headers)).status).toBe(401);
+    await t.deps.authenticator.readAheadSettled();
+    expect((await me(key.headers)).status).toBe(401);
   });
 });

@@ -10,9 +10,12 @@ export const VIEWER_CHANNEL = 'viewer_changes';
 const SETTLE = 'settle:';
 const SETTLE_TIMEOUT_MS = 2_000;
 
-interface Entry {
+/** A credential's viewer as the cache holds it. */
+export interface CachedViewer {
   viewer: Viewer;
   expiresAt: number;
+  /** Never cached past it (a token's expiry). */
+  notAfter?: number;
   /** API keys: when this instance last recorded the key's use (last_used_at is written once a minute). */
   lastUsedAt?: number;
 }
@@ -24,7 +27,7 @@ interface Entry {
  * channel is not being listened to, nothing is served from the cache.
  */
 export class ViewerCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, CachedViewer>();
   private readonly byAccount = new Map<string, Set<string>>();
   private readonly listener?: PgListener;
   /** Moves on every eviction: a viewer read before an eviction must not be cached after it. */
@@ -62,7 +65,7 @@ export class ViewerCache {
     return Boolean(this.listener?.listening);
   }
 
-  get(credential: string, now = Date.now()): Entry | undefined {
+  get(credential: string, now = Date.now()): CachedViewer | undefined {
     if (!this.enabled) return undefined;
     const entry = this.entries.get(credential);
     if (!entry) return undefined;
@@ -82,6 +85,20 @@ export class ViewerCache {
   }
 
   /**
+   * Whether an entry is in the second half of its time to live, and a read made now could keep it
+   * longer (not when a token's expiry ends it): the authenticator then reads the credential's
+   * viewer again in the background, so steady traffic never waits for that read.
+   */
+  dueForRefresh(entry: CachedViewer, now = Date.now()): boolean {
+    return entry.expiresAt - now <= this.ttlMs / 2 && (entry.notAfter === undefined || entry.notAfter > entry.expiresAt);
+  }
+
+  /** Drops the credential's entry, if it is still `entry` (a read ahead found the credential no longer valid). */
+  drop(credential: string, entry: CachedViewer): void {
+    if (this.entries.get(credential) === entry) this.delete(credential, entry);
+  }
+
+  /**
    * Caches a viewer read while the cache was at `version`; skipped when an eviction came in
    * since (the read may predate the change it announced).
    */
@@ -93,12 +110,17 @@ export class ViewerCache {
     const previous = this.entries.get(credential);
     if (previous) this.delete(credential, previous);
     // Shared by every request of the credential: frozen so no request can change another's viewer.
-    this.entries.set(credential, { viewer: Object.freeze({ ...viewer, organizationIds: Object.freeze([...viewer.organizationIds]) as string[] }), expiresAt, lastUsedAt: options.lastUsedAt });
+    this.entries.set(credential, {
+      viewer: Object.freeze({ ...viewer, organizationIds: Object.freeze([...viewer.organizationIds]) as string[] }),
+      expiresAt,
+      notAfter: options.notAfter,
+      lastUsedAt: options.lastUsedAt,
+    });
     let keys = this.byAccount.get(viewer.accountId);
     if (!keys) this.byAccount.set(viewer.accountId, (keys = new Set()));
     keys.add(credential);
     while (this.entries.size > this.max) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, Entry];
+      const [oldest, entry] = this.entries.entries().next().value as [string, CachedViewer];
       this.delete(oldest, entry);
     }
   }
@@ -164,7 +186,7 @@ export class ViewerCache {
     await this.listener?.close();
   }
 
-  private delete(credential: string, entry: Entry): void {
+  private delete(credential: string, entry: CachedViewer): void {
     this.entries.delete(credential);
     const keys = this.byAccount.get(entry.viewer.accountId);
     keys?.delete(credential);
