@@ -36,6 +36,7 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
   const sessionUrl = config.database.listenUrl ?? (orm.config.get('clientUrl') as string);
   const usage = new UsageRecorder(orm, config.usage, logger);
   const limits = new LimitOverrides(orm, sessionUrl, logger);
+  const pool = poolDb(orm);
   return {
     config,
     orm,
@@ -44,8 +45,8 @@ export function createDeps(config: Config, orm: Orm, logger: Logger): AppDeps {
       config,
       new JwtVerifier(config, identityAccounts),
       new ViewerCache(config.auth.cacheTtlMs, config.auth.cacheMax, sessionUrl, logger),
-      new LastUseWriter(poolDb(orm), logger),
-      poolDb(orm),
+      new LastUseWriter(pool, logger),
+      pool,
       logger,
     ),
     mailer: createMailer(config, logger),

@@ -29,12 +29,14 @@ export interface Credentials {
  * a second). Nothing is served longer than before: an entry still ends at its TTL, and every
  * change announced on `viewer_changes` drops it at once. A read ahead that finds the credential no
  * longer valid drops the entry (the next request is refused as a cold one would be); one that
- * fails otherwise is logged and the entry expires as before; one that began before an eviction
- * caches nothing (the cache's version).
+ * fails otherwise is logged once and not tried again for that entry, which expires as before; one
+ * that began before an eviction caches nothing (the cache's version).
  */
 export class Authenticator {
   /** Credentials whose viewer is being read ahead, with that read. */
   private readonly readingAhead = new Map<string, Promise<void>>();
+  /** Entries whose read ahead failed (database or key set unavailable): not tried again, they expire as before. */
+  private readonly readAheadFailed = new WeakSet<CachedViewer>();
 
   constructor(
     private readonly config: Config,
@@ -71,7 +73,7 @@ export class Authenticator {
         this.lastUse.note(cached.viewer.apiKeyId!, now);
         cached.lastUsedAt = now;
       }
-      this.readAhead(credential, cached, now, async (pool) => ({ viewer: (await this.keyViewer(pool, hash)).viewer }));
+      this.readAhead(credential, cached, now, (pool) => this.keyViewer(pool, hash));
       return cached.viewer;
     }
     const version = this.cache.version;
@@ -114,7 +116,7 @@ export class Authenticator {
 
   /** Starts reading the credential's viewer ahead of the entry's expiry when it is due (see the class comment); never waits, never throws. */
   private readAhead(credential: string, entry: CachedViewer, now: number, read: (pool: Db) => Promise<{ viewer: Viewer; notAfter?: number }>): void {
-    if (this.readingAhead.has(credential) || !this.cache.dueForRefresh(entry, now)) return;
+    if (this.readingAhead.has(credential) || this.readAheadFailed.has(entry) || !this.cache.dueForRefresh(entry, now)) return;
     const version = this.cache.version;
     const flight = (async () => {
       // After the request that found the entry has gone on with its own statements.
@@ -125,7 +127,10 @@ export class Authenticator {
         this.cache.set(credential, viewer, version, { notAfter, lastUsedAt: entry.lastUsedAt });
       } catch (error) {
         if (error instanceof AppError && error.code === 'UNAUTHENTICATED') this.cache.drop(credential, entry);
-        else this.logger.warn({ err: error }, "could not read a cached credential's viewer ahead of its expiry; the entry expires as before");
+        else {
+          this.readAheadFailed.add(entry);
+          this.logger.warn({ err: error }, "could not read a cached credential's viewer ahead of its expiry; the entry expires as before");
+        }
       } finally {
         this.readingAhead.delete(credential);
       }
