@@ -157,7 +157,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // Idempotency-Key on a mutation: a repeat answers the first answer again (src/http/idempotency.ts).
     graphqlIdempotency(deps),
     // From here on the request's statements are cancelled if its client goes away before the answer.
-    cancelOnDisconnect(deps.orm, deps.logger),
+    cancelOnDisconnect(deps.logger),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {

@@ -160,7 +160,7 @@ export function mcpRouter(deps: AppDeps, options: McpOptions): express.Router {
   });
 
   // The request's statements are cancelled if its client goes away before the answer (as on REST and /graphql).
-  router.post(MCP_PATH, json, cancelOnDisconnect(deps.orm, deps.logger) as express.RequestHandler, async (req: Request, res: Response, next: NextFunction) => {
+  router.post(MCP_PATH, json, cancelOnDisconnect(deps.logger) as express.RequestHandler, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const ctx = req.ctx!;
       const viewer = ctx.viewer!;

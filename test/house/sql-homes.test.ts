@@ -12,7 +12,6 @@ const ALLOWED: Record<string, string> = {
   'src/db/embedded.ts': 'creates the embedded PostgreSQL database it starts (pg_database)',
   'src/db/listener.ts': 'LISTEN/NOTIFY on its own connection (pg_notify)',
   'src/db/session-lock.ts': 'a session advisory lock (pg_advisory_lock)',
-  'src/db/statement-scope.ts': "cancels the request's own running statements (pg_cancel_backend)",
   'src/db/settings.ts': 'the generic name/value settings row shared by every instance (one insert, one select)',
   'src/db/database.ts': "start-up's one connection: the applied migrations (mikro_orm_migrations) and the demo data set's version (its settings row)",
   'src/http/health.ts': 'readiness: `select 1`',

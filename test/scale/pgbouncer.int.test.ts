@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Client } from 'pg';
 import { App, createApp } from '../../src/app';
 import { createLogger } from '../../src/common/logger';
@@ -155,6 +156,35 @@ type Row = Record<string, unknown>;
     expect(Number((await poolStats())?.total_xact_count)).toBeGreaterThan(before + 24);
   });
 
+  it('a client that leaves has its statement cancelled through the pooler (CancelRequest), and the pool serves on', async () => {
+    const holder = new Client({ connectionString: db.url, application_name: 'test-lock-holder' });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    const waiting = async () =>
+      (
+        await holder.query<{ n: number }>(
+          // Without prepared statements the statement waits in its Parse (parse analysis takes the lock), where pg_stat_activity still says idle.
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+        )
+      ).rows[0].n;
+    try {
+      await holder.query('begin');
+      await holder.query('lock table catalogs in access exclusive mode');
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(`GET /api/catalogs HTTP/1.1\r\nHost: x\r\nx-api-key: ${as.nora['x-api-key']}\r\n\r\n`);
+      await until(async () => (await waiting()) === 1, 'the statement waiting on the lock');
+      socket.destroy();
+      // PgBouncer's key names the client connection; it forwards the cancel to the server connection that client holds.
+      await until(async () => (await waiting()) === 0, 'the statement cancelled while the lock is held');
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    expect((await call('GET', '/api/catalogs')).status).toBe(200);
+  });
+
   it('renders a video and pushes every state to a subscriber: QUEUED → EXECUTING → COMPLETED', async () => {
     const client = wsClient(port, as.nora);
     try {
@@ -178,3 +208,11 @@ type Row = Record<string, unknown>;
     }
   });
 });
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

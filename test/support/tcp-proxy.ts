@@ -13,6 +13,12 @@ export interface TcpProxy {
   blackhole(): Promise<void>;
   /** Cuts the database the moment a client sends a statement containing this text (before it runs). */
   cutOnStatement(text: string): void;
+  /** CancelRequests (the protocol's out-of-band cancel, each on a connection of its own) seen so far. */
+  readonly cancels: number;
+  /** From now on a CancelRequest reaches the database only at `releaseCancels` (or never, if its sender gives up first). */
+  holdCancels(): void;
+  /** Sends the held CancelRequests on, and lets later ones through. */
+  releaseCancels(): void;
   close(): Promise<void>;
 }
 
@@ -23,6 +29,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   let port = 0;
   let holding = false;
   let trigger: string | undefined;
+  let cancels = 0;
+  let held: (() => void)[] | undefined;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -38,6 +46,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
           socket.on('error', () => undefined);
         }
         client.on('data', (chunk: Buffer) => {
+          if (isCancelRequest(chunk)) {
+            cancels++;
+            if (held) return void held.push(() => upstream.write(chunk));
+          }
           if (trigger && chunk.includes(trigger)) {
             trigger = undefined;
             void stop();
@@ -87,6 +99,22 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     cutOnStatement(text) {
       trigger = text;
     },
+    get cancels() {
+      return cancels;
+    },
+    holdCancels() {
+      held ??= [];
+    },
+    releaseCancels() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const send of waiting) send();
+    },
     close: stop,
   };
+}
+
+/** A CancelRequest: length 16, then the code 80877102 (PostgreSQL protocol, "Message Formats"). */
+function isCancelRequest(chunk: Buffer): boolean {
+  return chunk.length === 16 && chunk.readInt32BE(0) === 16 && chunk.readInt32BE(4) === 80877102;
 }

@@ -89,7 +89,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, routes: R
     );
   };
 
-  const scoped = cancelOnDisconnect(deps.orm, deps.logger) as RequestHandler;
+  const scoped = cancelOnDisconnect(deps.logger) as RequestHandler;
   const notFound = async (req: Request, res: ExpressResponse, next: NextFunction) => {
     res.locals.route = 'unmatched';
     try {
