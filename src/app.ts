@@ -36,6 +36,7 @@ import { routeTable } from './http/rest/routes';
 import { sharedSetting } from './db/settings';
 import { ffmpegStatus } from './jobs/encoder';
 import { cancelOnDisconnect } from './db/statement-scope';
+import { weakEtag } from './http/etag';
 import { newUrlSecret, URL_SECRET_SETTING } from './jobs/signed-url';
 import { renderFilesRouter } from './http/media';
 import { requestLogging } from './http/request-log';
@@ -73,6 +74,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // What node's parser refuses (headers past 16 KB, malformed requests) gets the JSON error and a lingering close, not a reset.
   answerClientErrors(server);
   app.disable('x-powered-by');
+  // Express's weak ETag (a GET answered again unchanged is a 304), made by a one-shot hash.
+  app.set('etag', weakEtag);
   app.use(securityHeaders());
   // GET answers vary with the credentials and are no-store unless their route says otherwise (src/http/caching.ts).
   app.use(httpCaching());

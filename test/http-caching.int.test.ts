@@ -4,7 +4,7 @@ import { cacheControl, QUERY_CACHE } from '../src/http/caching';
 import { routeTable } from '../src/http/rest/routes';
 import { operations } from '../src/modules';
 import { createTestApp, TestApp } from './app';
-import { as } from './demo';
+import { as, DEMO } from './demo';
 import { validRequest } from './support/route-requests';
 
 const routes = routeTable(operations);
@@ -71,6 +71,21 @@ describe('Cache-Control and Vary on every GET answer', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers['cache-control']).toBe('no-store');
     expectVaryOnCredentials(refused.headers.vary, `${key} 401`);
+  });
+
+  it('a caller revalidating its own data gets 304 with no body while it is unchanged, and 200 once its write changed it', async () => {
+    const path = `/api/catalogs/songs?catalog_id=${DEMO.catalogNorthwind}&limit=5`;
+    const first = await t.http().get(path).set(as.nora);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers.etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    const again = await t.http().get(path).set(as.nora).set('if-none-match', first.headers.etag);
+    expect({ status: again.status, body: again.text }).toEqual({ status: 304, body: '' });
+    const [song] = first.body.songs as { isrc: string }[];
+    expect((await t.http().post('/api/catalogs/songs').set(as.nora).send({ songs: [{ catalog_id: DEMO.catalogNorthwind, isrc: song.isrc, name: `Renamed ${Date.now()}` }] })).status).toBe(200);
+    const changed = await t.http().get(path).set(as.nora).set('if-none-match', first.headers.etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('a write answers no-store (a created key carries its secret)', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as cryptoHash } from 'node:crypto';
 import type { Config } from '../config/config';
 import { AppError } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -95,7 +95,7 @@ export class Authenticator {
   }
 
   private async fromToken(db: Db, token: string): Promise<Viewer> {
-    const credential = `jwt:${createHash('sha256').update(token).digest('base64url')}`;
+    const credential = `jwt:${cryptoHash('sha256', token, 'base64url')}`;
     const now = Date.now();
     const cached = this.cache.get(credential, now);
     if (cached) {
