@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
  * validators still match. Express calls it from `res.send` for every answer with a body; the
  * default builds a `createHash` context each time, about 10 µs more than the one-shot
  * `crypto.hash` on a songs page of 50 in a service process at saturation (30-44 µs against 18-30 µs,
- * bench/results/2026-11-27-hashes.md).
+ * bench/results/2026-11-27-young-generation.md).
  */
 export function weakEtag(body: string | Buffer, encoding?: BufferEncoding): string {
   const bytes = typeof body === 'string' ? Buffer.from(body, encoding) : body;
