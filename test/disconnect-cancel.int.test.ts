@@ -170,4 +170,19 @@ describe('a cancel for a client that left never reaches the next request on its 
     proxy.releaseCancels();
     expect((await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora })).status).toBe(200);
   });
+
+  it('does not hand out a connection it gave up on when its statement had already ended: the next request waiting for it gets a new one', async () => {
+    expect((await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora })).status).toBe(200);
+    await lockCatalogs();
+    proxy.holdCancels();
+    const cancelsBefore = proxy.cancels;
+    const left = await leaveWhileWaiting();
+    await until('the cancel is sent', () => proxy.cancels === cancelsBefore + 1);
+    // The statement ends by itself; its cancel is never taken.
+    await unlock();
+    await until("the left request's statement is done", async () => (await stateOf(left)) === 'idle');
+    const next = await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora });
+    expect(next.status).toBe(200);
+    await until('the given-up backend is gone', async () => (await stateOf(left)) === undefined);
+  });
 });

@@ -31,6 +31,8 @@ export interface PgBackend {
   host?: string;
   port?: number;
   end?(): unknown;
+  /** knex's mark of a connection its pool must destroy rather than hand out (set on 'error' and 'end'). */
+  __knex__disposed?: unknown;
 }
 
 /** Runs `statement` on `connection`, known to the current request's scope (if any) while it runs. */
@@ -113,7 +115,10 @@ export function cancelOnDisconnect(logger: Logger, options: CancelOptions = {}) 
           connection,
           send(connection, withinMs).catch((err: unknown) => {
             logger.warn({ err }, 'cancelling the statement of a request whose client went away failed: its connection is closed, not reused');
-            connection.end?.();
+            // Marked before it is given back: its 'end' may come later (its statement may be done,
+            // and a server that did not take the cancel may not answer the close either).
+            connection.__knex__disposed = 'its cancel was not taken';
+            Promise.resolve(connection.end?.()).catch(() => undefined);
           }),
         );
       }
