@@ -79,6 +79,22 @@ describe('a cancel for a client that left never reaches the next request on its 
     return pids[0];
   }
 
+  /**
+   * A client leaves while its statement waits on the lock; its cancel is sent and held by the
+   * proxy; the statement then ends by itself (the lock goes). The backend it ran on, now idle.
+   */
+  async function leaveThenEndWhileCancelHeld(): Promise<number> {
+    expect((await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora })).status).toBe(200);
+    await lockCatalogs();
+    proxy.holdCancels();
+    const cancelsBefore = proxy.cancels;
+    const left = await leaveWhileWaiting();
+    await until('the cancel is sent', () => proxy.cancels === cancelsBefore + 1);
+    await unlock();
+    await until("the left request's statement is done", async () => (await stateOf(left)) === 'idle');
+    return left;
+  }
+
   beforeAll(async () => {
     db = await createTestDatabase();
     const target = new URL(db.url);
@@ -116,16 +132,7 @@ describe('a cancel for a client that left never reaches the next request on its 
   });
 
   it('keeps the connection until the server has the cancel, so the next request on it runs to its answer', async () => {
-    expect((await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora })).status).toBe(200);
-    await lockCatalogs();
-    proxy.holdCancels();
-    const cancelsBefore = proxy.cancels;
-    const left = await leaveWhileWaiting();
-    await until('the cancel is sent', () => proxy.cancels === cancelsBefore + 1);
-
-    // The statement ends by itself while its cancel is on the way.
-    await unlock();
-    await until('the left request\'s statement is done', async () => (await stateOf(left)) === 'idle');
+    const left = await leaveThenEndWhileCancelHeld();
 
     // Another request, from a client that stays, for a statement that will wait on the lock again.
     await lockCatalogs();
@@ -172,15 +179,8 @@ describe('a cancel for a client that left never reaches the next request on its 
   });
 
   it('does not hand out a connection it gave up on when its statement had already ended: the next request waiting for it gets a new one', async () => {
-    expect((await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora })).status).toBe(200);
-    await lockCatalogs();
-    proxy.holdCancels();
-    const cancelsBefore = proxy.cancels;
-    const left = await leaveWhileWaiting();
-    await until('the cancel is sent', () => proxy.cancels === cancelsBefore + 1);
-    // The statement ends by itself; its cancel is never taken.
-    await unlock();
-    await until("the left request's statement is done", async () => (await stateOf(left)) === 'idle');
+    // Its cancel is never taken.
+    const left = await leaveThenEndWhileCancelHeld();
     const next = await rawHttp(port, { method: 'GET', path: '/api/catalogs', headers: as.nora });
     expect(next.status).toBe(200);
     await until('the given-up backend is gone', async () => (await stateOf(left)) === undefined);
