@@ -78,11 +78,18 @@ export function trackStatements(orm: Orm): void {
   proto[TRACKING] = true;
 }
 
+/**
+ * How long a cancel may take before its connection is closed instead: well inside the pool's 5 s
+ * for a connection (CONNECT_TIMEOUT_MS in src/db/orm.ts), so a request waiting for the connection a
+ * hung cancel holds still gets a new one in time. A server takes a cancel in about a round trip.
+ */
+export const CANCEL_WITHIN_MS = 2000;
+
 /** How a cancel is sent; a test may hold or drop it. */
 export interface CancelOptions {
   /** Sends the cancel for `connection`'s backend; resolves once the server has taken it. */
   send?: (connection: PgBackend, withinMs: number) => Promise<void>;
-  /** A cancel not taken by then: its connection is closed instead of given back (default 5 s). */
+  /** A cancel not taken by then: its connection is closed instead of given back (default CANCEL_WITHIN_MS). */
   withinMs?: number;
 }
 
@@ -102,7 +109,7 @@ export interface CancelOptions {
  */
 export function cancelOnDisconnect(logger: Logger, options: CancelOptions = {}) {
   const send = options.send ?? sendCancelRequest;
-  const withinMs = options.withinMs ?? 5000;
+  const withinMs = options.withinMs ?? CANCEL_WITHIN_MS;
   return (_req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const scope: StatementScope = { running: new Map(), gone: false };
     res.once('close', () => {
