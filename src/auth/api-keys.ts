@@ -6,10 +6,10 @@ export function generateApiKey(prefix: string): string {
 }
 
 /**
- * Keys are stored and looked up only by this hash. One request in every one hashes its key, so
- * it is the one-shot `crypto.hash`: `createHash(...).update().digest()` cost 19-23 µs a request in
- * a service process at saturation (OpenSSL looks the digest up and builds a context each time),
- * `crypto.hash` 4-5 µs (bench/results/2026-11-27-young-generation.md).
+ * Keys are stored and looked up only by this hash. Every request with a key hashes it, so it is the
+ * one-shot `crypto.hash`: in a service process at saturation `createHash(...).update().digest()`
+ * took 12-14 µs on average (OpenSSL looks the digest up and builds a context each time),
+ * `crypto.hash` 7-13 µs (bench/results/2026-11-27-young-generation.md).
  */
 export function hashApiKey(raw: string): string {
   return hash('sha256', raw, 'hex');
