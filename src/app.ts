@@ -135,8 +135,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Websockets and GraphQL over SSE (both on /graphql) pass the same gate: credentials, caps, checks, charges.
   const live = new LiveGate(deps, federated, { providerFields, onLimited: (budget, transport) => metrics.rateLimited(`/graphql (${transport})`, budget) });
   const sse = sseHandler(deps, federated, live);
-  app.use(
-    '/graphql',
+  // /graphql is an app of its own for one setting: no ETag. Every GraphQL answer carries
+  // extensions.cost with the budget left, so no two answers are the same bytes and a validator
+  // could never match; Express would hash each answer for nothing (a SHA-1 of a songs page of 50,
+  // 20-28 µs). Its other settings are the parent's (trust proxy, through the mount).
+  const graphql = express();
+  graphql.disable('x-powered-by');
+  graphql.set('etag', false);
+  app.use('/graphql', graphql);
+  graphql.use(
     (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/graphql';
       // GET from a browser is the GraphiQL page: its CSP, not the data one; which one it gets depends on Accept.

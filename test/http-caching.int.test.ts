@@ -151,4 +151,29 @@ describe('Cache-Control and Vary on every GET answer', () => {
     const post = await t.graphql('{ compositions { id } }', undefined, as.nora);
     expect(post.headers['cache-control']).toBe('no-store');
   });
+
+  it('GraphQL answers carry no ETag: each says the budget left (extensions.cost), so none could be answered 304', async () => {
+    const query = '{ compositions { id } me { id } }';
+    const get = () => t.http().get('/graphql').query({ query }).set(as.nora).set('apollo-require-preflight', 'true');
+    const first = await get();
+    const second = await get();
+    for (const res of [first, second]) {
+      expect({ status: res.status, errors: res.body.errors }).toEqual({ status: 200, errors: undefined });
+      expect(res.headers.etag).toBeUndefined();
+      // /graphql is an express app of its own: it must not add what the service's app disables.
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    // Why: the same query's two answers differ by the budget they report.
+    expect(second.body.data).toEqual(first.body.data);
+    expect(second.body.extensions.cost.throttleStatus.currentlyAvailable).toBeLessThan(first.body.extensions.cost.throttleStatus.currentlyAvailable);
+    // A validator a client made up is never fresh: the answer comes whole.
+    const revalidated = await get().set('if-none-match', 'W/"2a-abc"');
+    expect(revalidated.status).toBe(200);
+    expect(revalidated.body.data).toEqual(first.body.data);
+    const post = await t.graphql(query, undefined, as.nora);
+    expect(post.status).toBe(200);
+    expect(post.headers.etag).toBeUndefined();
+    // REST answers keep theirs (the 304 test above).
+    expect((await t.http().get('/api/video/compositions').set(as.nora)).headers.etag).toMatch(/^W\//);
+  });
 });
