@@ -16,7 +16,7 @@ import {
   parse,
   SelectionSetNode,
 } from 'graphql';
-import { answerCost, declaredBound, listItems, operationCost, ProviderFields, providerFieldsOf, settledCost, UNBOUNDED_LIST_SIZE } from './cost';
+import { answerCost, declaredBound, listItems, noProviderFields, operationCost, ProviderFields, providerFieldsOf, settledCost, UNBOUNDED_LIST_SIZE } from './cost';
 import { buildPlainSchema } from './schema';
 import { SerializedList } from './pass-through';
 import { doublingFragments } from '../../test/support/documents';
@@ -254,6 +254,44 @@ describe('operationCost', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('weighs a document it has weighed before by each request\'s own variables, operation and answer (plans are kept per document)', () => {
+    // Apollo hands the same parsed document to every request that sends the same query text: what is kept must not freeze a request's values.
+    const roster = (limit: (name: string) => string) => `query Roster($artists: Int, $catalogs: Int, $songs: Int) {
+      artists(limit: ${limit('artists')}) { items { name research { id profile { name } }
+        catalogs(limit: ${limit('catalogs')}) { items { ...C } } } }
+    }
+    query Me { me { id } }
+    fragment C on Catalog { name songs(limit: ${limit('songs')}) { items { isrc artists { name } stats(source: "platform_a") { stats { source } } } pagination { totalCount } } }`;
+    const shared = parse(roster((name) => `$${name}`));
+    const literals = new Map<string, DocumentNode>();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 40 }), fc.gen(), (artists, catalogs, songs, g) => {
+        const sizes: Record<string, number> = { artists, catalogs, songs };
+        const text = roster((name) => String(sizes[name]));
+        const fresh = parse(text);
+        // The same literal document weighed again and again, as a REST route's is.
+        const literal = literals.get(text) ?? literals.set(text, parse(text)).get(text)!;
+        const expected = operationCost(schema, fresh, 'Roster', undefined, providers);
+        expect(operationCost(schema, shared, 'Roster', sizes, providers)).toEqual(expected);
+        expect(operationCost(schema, literal, 'Roster', undefined, providers)).toEqual(expected);
+        // The document's other operation is weighed as itself.
+        expect(operationCost(schema, shared, 'Me', sizes, providers)).toEqual({ cost: 1, providerCalls: 0 });
+        const data = answerFor(parse(text.replace(/query Me \{ me \{ id \} \}/, '')), (max) => g(fc.integer, { min: 0, max }));
+        const actual = answerCost(schema, fresh, 'Roster', data, providers, 0);
+        expect(answerCost(schema, shared, 'Roster', data, providers, 0)).toBe(actual);
+        expect(answerCost(schema, literal, 'Roster', data, providers, 0)).toBe(actual);
+      }),
+      { numRuns: 60 },
+    );
+    // Kept per schema and provider fields too: the same document with no provider fields weighs its provider calls as plain fields.
+    const plain = operationCost(schema, shared, 'Roster', { artists: 2, catalogs: 2, songs: 10 }, noProviderFields());
+    expect(plain.providerCalls).toBe(0);
+    expect(operationCost(schema, shared, 'Roster', { artists: 2, catalogs: 2, songs: 10 }, providers).providerCalls).toBeGreaterThan(0);
+    // A name the document has no operation for weighs 1, and is not kept.
+    expect(operationCost(schema, shared, 'Nope', undefined, providers)).toEqual({ cost: 1, providerCalls: 0 });
+    expect(answerCost(schema, shared, 'Nope', { me: { id: '1' } }, providers, 0)).toBe(1);
   });
 
   it('weighs an answer by what it holds: an empty roster its root field, a full page of songs like the estimate', () => {

@@ -1,4 +1,6 @@
 import {
+  ArgumentNode,
+  BREAK,
   DocumentNode,
   FieldNode,
   FragmentDefinitionNode,
@@ -8,6 +10,7 @@ import {
   getOperationAST,
   GraphQLCompositeType,
   GraphQLField,
+  GraphQLObjectType,
   GraphQLSchema,
   isAbstractType,
   isCompositeType,
@@ -17,9 +20,11 @@ import {
   isListType,
   isObjectType,
   Kind,
+  OperationDefinitionNode,
   SchemaMetaFieldDef,
   SelectionSetNode,
   TypeMetaFieldDef,
+  visit,
 } from 'graphql';
 import type { WalkStats } from './limits';
 import { SerializedList } from './pass-through';
@@ -150,60 +155,41 @@ export function operationCost(
   providerFields: ProviderFields,
   stats?: WalkStats,
 ): OperationCost {
-  const operation = getOperationAST(document, operationName ?? undefined);
-  const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root) return { cost: 1, providerCalls: 0 };
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const memo = new Map<string, Weight>();
-  const inProgress = new Set<string>();
+  const plan = operationPlan(schema, document, operationName, providerFields);
+  if (!plan) return { cost: 1, providerCalls: 0 };
+  plan.weights ??= planWeights(schema, document, plan, providerFields);
+  // Each fragment's weight is worked out once for this operation (it depends on the variables), then scaled wherever it is spread.
+  const memo = new Map<SetPlan, Weight>();
 
-  const weigh = (set: SelectionSetNode, parent: GraphQLCompositeType, isRoot: boolean): Weight => {
+  const weigh = (set: SetPlan): Weight => {
+    if (stats) stats.visited += set.selections;
     const weight = emptyWeight();
-    for (const selection of set.selections) {
-      if (stats) stats.visited += 1;
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (type && isCompositeType(type)) addWeight(weight, weigh(selection.selectionSet, type, isRoot));
+    for (const entry of set.entries) {
+      if (entry.kind === 'inline') {
+        addWeight(weight, weigh(entry.plan));
         continue;
       }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const key = `${selection.name.value}${isRoot ? ' (root)' : ''}`;
-        let fragmentWeight = memo.get(key);
-        if (!fragmentWeight) {
-          const fragment = fragments.get(selection.name.value);
-          const type = fragment && schema.getType(fragment.typeCondition.name.value);
-          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
-          if (!fragment || !type || !isCompositeType(type) || inProgress.has(key)) continue;
-          inProgress.add(key);
-          fragmentWeight = weigh(fragment.selectionSet, type, isRoot);
-          inProgress.delete(key);
-          memo.set(key, fragmentWeight);
-        }
+      if (entry.kind === 'spread') {
+        let fragmentWeight = memo.get(entry.plan);
+        if (!fragmentWeight) memo.set(entry.plan, (fragmentWeight = weigh(entry.plan)));
         addWeight(weight, fragmentWeight);
         continue;
       }
-      const field = fieldOf(schema, parent, selection.name.value, isRoot);
-      if (!field) continue;
-      const coordinate = `${parent.name}.${field.name}`;
-      const batched = providerFields.batches.has(coordinate);
-      const provider = batched || providerFields.calls.has(coordinate);
       const own = weight.fixed;
-      if (batched) {
+      if (entry.batched) {
         // The batch's calls are charged to the research budget as they are made (research.batch.ts).
         own.batches += 1;
         own.batchItems += 1;
       } else {
-        if (provider) own.providerCalls += 1;
-        if (isRoot) own.rootPoints += provider ? PROVIDER_WEIGHT : 1;
-        else if (provider) own.nestedCalls += 1;
+        if (entry.provider) own.providerCalls += 1;
+        if (entry.isRoot) own.rootPoints += entry.provider ? PROVIDER_WEIGHT : 1;
+        else if (entry.provider) own.nestedCalls += 1;
       }
-      const named = getNamedType(field.type);
-      if (!isCompositeType(named) || !selection.selectionSet) continue;
-      const args = argumentsOf(field, selection, variables);
-      const below = weigh(selection.selectionSet, named, false);
-      const object = isRoot ? 0 : 1;
-      if (!isListType(getNullableType(field.type))) {
+      if (!entry.below) continue;
+      const args = entry.args ?? argumentsOf(entry.field, entry.node, variables);
+      const below = weigh(entry.below);
+      const object = entry.isRoot ? 0 : 1;
+      if (!entry.isList) {
         // An object: its lists may take their size from this field's own `limit` (an envelope).
         own.objects += object;
         addTally(own, inEnvelope(below, sizeArgument(args)), 1);
@@ -212,7 +198,7 @@ export function operationCost(
       // A list: each item is an object with what is below it, in no envelope.
       const item = inEnvelope(below, undefined);
       item.objects += object;
-      const items = listItems(schema, parent, field, args);
+      const items = listItems(schema, entry.parent, entry.field, args);
       if ('items' in items) {
         addTally(own, item, items.items);
       } else {
@@ -222,10 +208,149 @@ export function operationCost(
     }
     return weight;
   };
-  const total = inEnvelope(weigh(operation.selectionSet, root, true), undefined);
+  const total = inEnvelope(weigh(plan.weights), undefined);
   const batchPoints = total.batches * PROVIDER_WEIGHT + Math.ceil(total.batchItems / BATCH_ITEMS_PER_POINT);
   const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + total.nestedCalls * PROVIDER_WEIGHT + batchPoints;
   return { cost: Math.max(1, cost), providerCalls: total.providerCalls };
+}
+
+/**
+ * What weighing an operation needs from its document, schema and provider fields alone, worked
+ * out the first time the operation is weighed and kept with its document (Apollo keeps a parsed
+ * document in its store and hands the same one to every request that sends that query; a REST
+ * route runs one document): the operation's selection sets with each field's definition, whether
+ * it calls a provider, and its arguments when they name no variable. A request then only reads the
+ * arguments that take variables and adds up.
+ */
+interface OperationPlan {
+  operation: OperationDefinitionNode;
+  root: GraphQLObjectType;
+  /** For operationCost, made on its first call. */
+  weights?: SetPlan;
+  /** For answerCost, made on its first call. */
+  answers?: AnswerPlan;
+}
+
+/** A selection set under a type: its selections' entries (fields the schema does not have, `__typename` included, have none). */
+interface SetPlan {
+  /** How many selections the set has (WalkStats counts them each time the set is weighed). */
+  selections: number;
+  entries: PlanEntry[];
+}
+
+type PlanEntry =
+  | { kind: 'inline'; plan: SetPlan }
+  /** A fragment spread: `plan` is the fragment's, one per fragment (and per root or nested position) for the whole document. */
+  | { kind: 'spread'; plan: SetPlan }
+  | FieldEntry;
+
+interface FieldEntry {
+  kind: 'field';
+  node: FieldNode;
+  parent: GraphQLCompositeType;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  field: GraphQLField<any, any>;
+  isRoot: boolean;
+  batched: boolean;
+  provider: boolean;
+  isList: boolean;
+  /** The selection below an object or list field; undefined for a leaf. */
+  below?: SetPlan;
+  /** Its arguments when they name no variable (the same for every request); else read per request. */
+  args?: Record<string, unknown>;
+}
+
+/** Per schema and provider fields, each document's operation plans, by operation name; kept as long as the document is. */
+const plans = new WeakMap<GraphQLSchema, WeakMap<ProviderFields, WeakMap<DocumentNode, Map<string | null | undefined, OperationPlan>>>>();
+
+function operationPlan(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, providerFields: ProviderFields): OperationPlan | undefined {
+  let bySchema = plans.get(schema);
+  if (!bySchema) plans.set(schema, (bySchema = new WeakMap()));
+  let byDocument = bySchema.get(providerFields);
+  if (!byDocument) bySchema.set(providerFields, (byDocument = new WeakMap()));
+  let byName = byDocument.get(document);
+  const known = byName?.get(operationName);
+  if (known) return known;
+  const operation = getOperationAST(document, operationName ?? undefined);
+  const root = operation && schema.getRootType(operation.operation);
+  // Nothing is kept for a name the document has no operation for: what is kept is bounded by the document.
+  if (!operation || !root) return undefined;
+  const plan: OperationPlan = { operation, root };
+  if (!byName) byDocument.set(document, (byName = new Map()));
+  byName.set(operationName, plan);
+  return plan;
+}
+
+/** The selection sets of an operation as operationCost weighs them: each fragment planned once (per root or nested position). */
+function planWeights(schema: GraphQLSchema, document: DocumentNode, plan: OperationPlan, providerFields: ProviderFields): SetPlan {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const fragmentPlans = new Map<string, SetPlan>();
+  const inProgress = new Set<string>();
+
+  const planSet = (set: SelectionSetNode, parent: GraphQLCompositeType, isRoot: boolean): SetPlan => {
+    const entries: PlanEntry[] = [];
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        if (type && isCompositeType(type)) entries.push({ kind: 'inline', plan: planSet(selection.selectionSet, type, isRoot) });
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const key = `${selection.name.value}${isRoot ? ' (root)' : ''}`;
+        let fragmentPlan = fragmentPlans.get(key);
+        if (!fragmentPlan) {
+          const fragment = fragments.get(selection.name.value);
+          const type = fragment && schema.getType(fragment.typeCondition.name.value);
+          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
+          if (!fragment || !type || !isCompositeType(type) || inProgress.has(key)) continue;
+          inProgress.add(key);
+          fragmentPlan = planSet(fragment.selectionSet, type, isRoot);
+          inProgress.delete(key);
+          fragmentPlans.set(key, fragmentPlan);
+        }
+        entries.push({ kind: 'spread', plan: fragmentPlan });
+        continue;
+      }
+      const field = fieldOf(schema, parent, selection.name.value, isRoot);
+      if (!field) continue;
+      const coordinate = `${parent.name}.${field.name}`;
+      const batched = providerFields.batches.has(coordinate);
+      const named = getNamedType(field.type);
+      const entry: FieldEntry = {
+        kind: 'field',
+        node: selection,
+        parent,
+        field,
+        isRoot,
+        batched,
+        provider: batched || providerFields.calls.has(coordinate),
+        isList: isListType(getNullableType(field.type)),
+      };
+      if (isCompositeType(named) && selection.selectionSet) {
+        entry.below = planSet(selection.selectionSet, named, false);
+        if (!namesVariable(selection.arguments ?? [])) entry.args = argumentsOf(field, selection, undefined);
+      }
+      entries.push(entry);
+    }
+    return { selections: set.selections.length, entries };
+  };
+  return planSet(plan.operation.selectionSet, plan.root, true);
+}
+
+/** Whether an argument list uses a variable anywhere in its values (then its values differ from request to request). */
+function namesVariable(nodes: readonly ArgumentNode[]): boolean {
+  let found = false;
+  for (const node of nodes) {
+    visit(node.value, {
+      Variable() {
+        found = true;
+        return BREAK;
+      },
+    });
+    if (found) return true;
+  }
+  return false;
 }
 
 /**
@@ -255,96 +380,21 @@ export function answerCost(
   providerCallsMade: number,
   stats?: WalkStats,
 ): number {
-  const operation = getOperationAST(document, operationName ?? undefined);
-  const root = operation && schema.getRootType(operation.operation);
-  if (!operation || !root || !isRecord(data)) return 1;
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const isRootType = (type: GraphQLCompositeType) => type === root;
-  const flats = new WeakMap<SelectionSetNode, Map<string, Flat>>();
-  const fragmentFlats = new Map<string, Flat>();
-  const inProgress = new Set<string>();
-
-  /**
-   * The fields of a selection set that can weigh anything (objects, root fields, batched provider
-   * fields; leaves below the root weigh nothing), by response key, fragments spread in with their
-   * multiplicity: computed once per selection set and type, so the document is walked once.
-   */
-  const flatten = (set: SelectionSetNode, parent: GraphQLCompositeType): Flat => {
-    let byType = flats.get(set);
-    const known = byType?.get(parent.name);
-    if (known) return known;
-    const flat: Flat = new Map();
-    const merge = (from: Flat) => {
-      for (const [key, nodes] of from) for (const [node, entry] of nodes) addFlat(flat, key, node, entry.parent, entry.count);
-    };
-    for (const selection of set.selections) {
-      if (stats) stats.visited += 1;
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (type && isCompositeType(type)) merge(flatten(selection.selectionSet, type));
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const name = selection.name.value;
-        // Fragments on the root type are flattened for the root; others anywhere (the root type appears only there).
-        let fragmentFlat = fragmentFlats.get(name);
-        if (!fragmentFlat) {
-          const fragment = fragments.get(name);
-          const type = fragment && schema.getType(fragment.typeCondition.name.value);
-          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
-          if (!fragment || !type || !isCompositeType(type) || inProgress.has(name)) continue;
-          inProgress.add(name);
-          fragmentFlat = flatten(fragment.selectionSet, type);
-          inProgress.delete(name);
-          fragmentFlats.set(name, fragmentFlat);
-        }
-        merge(fragmentFlat);
-        continue;
-      }
-      const field = fieldOf(schema, parent, selection.name.value, isRootType(parent));
-      if (!field) continue;
-      const weighs = isRootType(parent) || providerFields.batches.has(`${parent.name}.${field.name}`) || (isCompositeType(getNamedType(field.type)) && selection.selectionSet);
-      if (weighs) addFlat(flat, selection.alias?.value ?? selection.name.value, selection, parent, 1);
-    }
-    if (!byType) flats.set(set, (byType = new Map()));
-    byType.set(parent.name, flat);
-    return flat;
-  };
-
+  const plan = operationPlan(schema, document, operationName, providerFields);
+  if (!plan || !isRecord(data)) return 1;
+  plan.answers ??= new AnswerPlan(schema, document, plan.root, providerFields);
+  const answers = plan.answers;
   // Selections of a batched provider field that answered at least one parent: a batch each.
   const batches = new Set<FieldNode>();
-  /** What a field node under a parent type weighs by, worked out once per node and type (not per answer object). */
-  interface Facts {
-    batched: boolean;
-    /** The fields that weigh below it; undefined for a leaf. */
-    below: Flat | undefined;
-  }
-  const factsByNode = new Map<FieldNode, Map<GraphQLCompositeType, Facts>>();
-  const factsOf = (node: FieldNode, parent: GraphQLCompositeType): Facts => {
-    let byParent = factsByNode.get(node);
-    const known = byParent?.get(parent);
-    if (known) return known;
-    // As flatten found it (by node and type alone, which is what the cache is keyed by).
-    const field = fieldOf(schema, parent, node.name.value, isRootType(parent))!;
-    const named = getNamedType(field.type);
-    const facts: Facts = {
-      batched: providerFields.batches.has(`${parent.name}.${field.name}`),
-      below: isCompositeType(named) && node.selectionSet ? flatten(node.selectionSet, named) : undefined,
-    };
-    if (!byParent) factsByNode.set(node, (byParent = new Map()));
-    byParent.set(parent, facts);
-    return facts;
-  };
   /** Adds to `tally` the weight of an answered value (an object, a list of them, nested lists) of a field with `below` under it. */
-  const visit = (tally: Tally, item: unknown, below: Flat, count: number, isRoot: boolean): void => {
+  const visitAnswer = (tally: Tally, item: unknown, below: Flat, count: number, isRoot: boolean): void => {
     // A list passed through as the database wrote it: the objects it holds, counted by the database.
     if (item instanceof SerializedList) {
       tally.objects += item.objects * count;
       return;
     }
     if (Array.isArray(item)) {
-      for (const each of item) visit(tally, each, below, count, isRoot);
+      for (const each of item) visitAnswer(tally, each, below, count, isRoot);
       return;
     }
     if (!isRecord(item)) return;
@@ -361,22 +411,117 @@ export function answerCost(
       const child = value[key];
       for (const [node, { parent, count }] of nodes) {
         if (stats) stats.visited += 1;
-        const facts = factsOf(node, parent);
+        const facts = answers.factsOf(node, parent, stats);
         if (facts.batched) {
           batches.add(node);
           tally.batchItems += count;
         } else if (isRoot) {
           tally.rootPoints += count;
         }
-        if (facts.below) visit(tally, child, facts.below, count, isRoot);
+        if (facts.below) visitAnswer(tally, child, facts.below, count, isRoot);
       }
     }
     return tally;
   };
-  const total = walk(data, flatten(operation.selectionSet, root), true);
+  const total = walk(data, answers.flatten(plan.operation.selectionSet, plan.root, stats), true);
   const batchPoints = batches.size * PROVIDER_WEIGHT + Math.ceil(total.batchItems / BATCH_ITEMS_PER_POINT);
   const cost = total.rootPoints + Math.floor(total.objects / OBJECTS_PER_POINT) + Math.max(0, providerCallsMade) * PROVIDER_WEIGHT + batchPoints;
   return Math.max(1, cost);
+}
+
+/** What a field node under a parent type weighs by in an answer. */
+interface Facts {
+  batched: boolean;
+  /** The fields that weigh below it; undefined for a leaf. */
+  below: Flat | undefined;
+}
+
+/**
+ * What answerCost needs from a document (with its schema and provider fields) whatever the answer:
+ * each selection set flattened per type, and each field node's facts. Worked out as answers reach
+ * them and kept with the operation's plan, so a document's later answers only walk their keys.
+ */
+class AnswerPlan {
+  private readonly fragments = new Map<string, FragmentDefinitionNode>();
+  private readonly flats = new WeakMap<SelectionSetNode, Map<string, Flat>>();
+  private readonly fragmentFlats = new Map<string, Flat>();
+  private readonly inProgress = new Set<string>();
+  private readonly factsByNode = new Map<FieldNode, Map<GraphQLCompositeType, Facts>>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    document: DocumentNode,
+    private readonly root: GraphQLObjectType,
+    private readonly providerFields: ProviderFields,
+  ) {
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(def.name.value, def);
+  }
+
+  /**
+   * The fields of a selection set that can weigh anything (objects, root fields, batched provider
+   * fields; leaves below the root weigh nothing), by response key, fragments spread in with their
+   * multiplicity: computed once per selection set and type, so the document is walked once
+   * (`stats` counts the selections walked).
+   */
+  flatten(set: SelectionSetNode, parent: GraphQLCompositeType, stats?: WalkStats): Flat {
+    let byType = this.flats.get(set);
+    const known = byType?.get(parent.name);
+    if (known) return known;
+    const flat: Flat = new Map();
+    const merge = (from: Flat) => {
+      for (const [key, nodes] of from) for (const [node, entry] of nodes) addFlat(flat, key, node, entry.parent, entry.count);
+    };
+    for (const selection of set.selections) {
+      if (stats) stats.visited += 1;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
+        if (type && isCompositeType(type)) merge(this.flatten(selection.selectionSet, type, stats));
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const name = selection.name.value;
+        // Fragments on the root type are flattened for the root; others anywhere (the root type appears only there).
+        let fragmentFlat = this.fragmentFlats.get(name);
+        if (!fragmentFlat) {
+          const fragment = this.fragments.get(name);
+          const type = fragment && this.schema.getType(fragment.typeCondition.name.value);
+          // A fragment inside itself (a cycle, which validation refuses) weighs nothing the second time.
+          if (!fragment || !type || !isCompositeType(type) || this.inProgress.has(name)) continue;
+          this.inProgress.add(name);
+          fragmentFlat = this.flatten(fragment.selectionSet, type, stats);
+          this.inProgress.delete(name);
+          this.fragmentFlats.set(name, fragmentFlat);
+        }
+        merge(fragmentFlat);
+        continue;
+      }
+      const isRoot = parent === this.root;
+      const field = fieldOf(this.schema, parent, selection.name.value, isRoot);
+      if (!field) continue;
+      const weighs = isRoot || this.providerFields.batches.has(`${parent.name}.${field.name}`) || (isCompositeType(getNamedType(field.type)) && selection.selectionSet);
+      if (weighs) addFlat(flat, selection.alias?.value ?? selection.name.value, selection, parent, 1);
+    }
+    if (!byType) this.flats.set(set, (byType = new Map()));
+    byType.set(parent.name, flat);
+    return flat;
+  }
+
+  /** What a field node under a parent type weighs by, worked out once per node and type (not per answer object). */
+  factsOf(node: FieldNode, parent: GraphQLCompositeType, stats?: WalkStats): Facts {
+    let byParent = this.factsByNode.get(node);
+    const known = byParent?.get(parent);
+    if (known) return known;
+    // As flatten found it (by node and type alone, which is what the cache is keyed by).
+    const field = fieldOf(this.schema, parent, node.name.value, parent === this.root)!;
+    const named = getNamedType(field.type);
+    const facts: Facts = {
+      batched: this.providerFields.batches.has(`${parent.name}.${field.name}`),
+      below: isCompositeType(named) && node.selectionSet ? this.flatten(node.selectionSet, named, stats) : undefined,
+    };
+    if (!byParent) this.factsByNode.set(node, (byParent = new Map()));
+    byParent.set(parent, facts);
+    return facts;
+  }
 }
 
 /** Fields that weigh, by response key: each field node with its parent type and how many times the document spreads it there. */
