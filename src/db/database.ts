@@ -39,7 +39,7 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
   const listenUrl = config.database.listenUrl ?? url;
   let orm: Orm | undefined;
   try {
-    const settings = { url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements };
+    const settings = { url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements, logger };
     const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
     const seedVersion = wantSeed ? demoSeedVersion(config) : '';
     // A restart with nothing to do opens no ORM for it: one connection reads what is applied and seeded.

@@ -5,6 +5,7 @@ import { SeedManager } from '@mikro-orm/seeder';
 import { migrationsList } from '../../migrations';
 import { withoutPreparedStatements } from './sql';
 import { trackStatements } from './statement-scope';
+import type { Logger } from '../common/logger';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -22,6 +23,8 @@ export interface OrmSettings {
   /** How long a connection past poolMin may idle before it is closed, ms (DATABASE_POOL_IDLE_TIMEOUT_MS). */
   poolIdleTimeoutMs?: number;
   debug?: boolean;
+  /** Where the driver's own warnings go (a pooled connection found broken, a deprecation); without one, knex prints them on the console. */
+  logger?: Logger;
   /** Hot statements (hotQuery) as named prepared statements; off behind a pooler that cannot keep them (default on). */
   preparedStatements?: boolean;
   /** statement_timeout of every pooled connection, in ms (DATABASE_STATEMENT_TIMEOUT_MS); 0 or unset: none. */
@@ -31,7 +34,7 @@ export interface OrmSettings {
   entities: any[];
 }
 
-export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs = 30_000, debug = false, entities, statementTimeoutMs = 0 }: OrmSettings): Options<PostgreSqlDriver> {
+export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs = 30_000, debug = false, entities, statementTimeoutMs = 0, logger }: OrmSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
@@ -48,6 +51,7 @@ export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs =
     driverOptions: {
       acquireConnectionTimeout: CONNECT_TIMEOUT_MS,
       connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
+      ...(logger ? { log: driverLog(logger) } : {}),
     },
     forceUtcTimezone: true,
     // References and collections load through MikroORM's own dataloader: one query per batch.
@@ -55,6 +59,21 @@ export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs =
     allowGlobalContext: false,
     debug,
     discovery: { warnWhenNoEntities: true },
+  };
+}
+
+/**
+ * knex's log hooks as the service's log lines. knex writes its warnings itself (`console.log`, in
+ * colour) unless given these: a pooled connection found broken when it is next handed out
+ * ("Connection Error: …", e.g. its backend was terminated, or its client's cancel was not taken),
+ * a connection it could not close, a deprecated call. Each hook gets knex's one message.
+ */
+export function driverLog(logger: Logger): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: string) => void> {
+  return {
+    warn: (message) => logger.warn({ driver: 'knex', detail: message }, 'database driver warning'),
+    error: (message) => logger.error({ driver: 'knex', detail: message }, 'database driver error'),
+    deprecate: (message) => logger.warn({ driver: 'knex', detail: message }, 'database driver deprecation'),
+    debug: (message) => logger.debug({ driver: 'knex', detail: message }, 'database driver debug'),
   };
 }
 

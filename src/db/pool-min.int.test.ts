@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../../test/db';
 import { entities } from '../modules';
+import { createLogger } from '../common/logger';
 import { initOrm, Orm } from './orm';
 
 /** tarn's pool, as knex holds it: its counts and its reaping cycle (run here instead of waiting for its timer). */
@@ -86,5 +87,47 @@ describe('the ORM pool keeps DATABASE_POOL_MIN connections open (real PostgreSQL
     await burstThenIdle(orm);
     expect(poolOf(orm).numFree()).toBe(0);
     expect(await backends('mas_pool_min_0', 0)).toBe(0);
+  });
+});
+
+describe("the driver's own warnings are the service's log lines", () => {
+  let db: TestDatabase;
+  let admin: Client;
+  let orm: Orm | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    admin = new Client({ connectionString: db.url });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await admin?.end();
+    await db?.drop();
+  });
+
+  it('a pooled connection whose backend was terminated is logged as a warning through the logger, not printed, and the next statement gets a new one', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger('warn', {}, false, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const printed = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const previous = process.env.PGAPPNAME;
+    process.env.PGAPPNAME = 'mas_driver_log';
+    try {
+      orm = await initOrm({ url: db.url, poolMax: 1, entities, logger });
+      await orm.em.getConnection().execute('select 1');
+      // An operator (or a failover) ends the idle connection's backend; its client hears of it on its socket.
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mas_driver_log'`);
+      const idle = () => (poolOf(orm!) as unknown as { free: { resource: { __knex__disposed?: unknown } }[] }).free[0]?.resource;
+      for (let i = 0; i < 100 && !idle()?.__knex__disposed; i += 1) await sleep(20);
+      expect(idle()?.__knex__disposed).toBeTruthy();
+      // Handing it out again finds it broken: knex warns, and opens another.
+      const [row] = await orm.em.getConnection().execute<{ one: number }[]>('select 1 as one');
+      expect(row.one).toBe(1);
+      expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: 'database driver warning', driver: 'knex', detail: expect.stringMatching(/^Connection Error: /) }));
+      expect(printed.mock.calls.flat().join('\n')).not.toMatch(/Connection Error/);
+    } finally {
+      printed.mockRestore();
+      if (previous === undefined) delete process.env.PGAPPNAME;
+      else process.env.PGAPPNAME = previous;
+    }
   });
 });
