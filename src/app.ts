@@ -69,6 +69,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const federated = buildFederatedSchema(plain, references);
   const app = express();
   const server = createServer(app);
+  // Idle keep-alive connections stay open past the proxy's own idle timeout (HTTP_KEEP_ALIVE_TIMEOUT_MS).
+  server.keepAliveTimeout = deps.config.http.keepAliveTimeoutMs;
   // CONNECT never reaches express on its own (node hands it to 'connect' or drops the socket): answer it there, a 405.
   answerConnect(server, app);
   // What node's parser refuses (headers past 16 KB, malformed requests) gets the JSON error and a lingering close, not a reset.

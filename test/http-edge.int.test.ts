@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { createTestApp, TestApp } from './app';
 import { as } from './demo';
@@ -285,5 +286,50 @@ describe('REST routing: a request is matched by method and first path segment, w
     const malformed = await t.http().options('/api/artists/%FF/socials');
     expect(malformed.status).toBe(400);
     expect(malformed.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
+  });
+});
+
+describe('idle keep-alive connections (HTTP_KEEP_ALIVE_TIMEOUT_MS)', () => {
+  let t: TestApp;
+  const timeoutMs = 2000;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { HTTP_KEEP_ALIVE_TIMEOUT_MS: String(timeoutMs) }, seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** One keep-alive connection: requests written on it in turn, each answer read whole; when the server closed it. */
+  async function connection(port: number) {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    let buffered = '';
+    let closedAt: number | undefined;
+    socket.on('data', (chunk: Buffer) => (buffered += chunk.toString('latin1')));
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve((closedAt = performance.now()))));
+    return {
+      closed,
+      isOpen: () => closedAt === undefined,
+      async get(path: string): Promise<string> {
+        buffered = '';
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+        for (let i = 0; i < 500 && !/\r\n\r\n[\s\S]*\}$/.test(buffered); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        return buffered;
+      },
+    };
+  }
+
+  it('keeps an idle connection open for the configured time (node closes it after 5 s), answers on it again, then closes it', async () => {
+    const port = await listen(t);
+    const c = await connection(port);
+    expect(await c.get('/healthz')).toMatch(/^HTTP\/1\.1 200 [\s\S]*Keep-Alive: timeout=2/i);
+    // Idle for half the timeout: the connection is still open and serves the next request.
+    await new Promise((resolve) => setTimeout(resolve, timeoutMs / 2));
+    expect(c.isOpen()).toBe(true);
+    expect(await c.get('/healthz')).toMatch(/^HTTP\/1\.1 200 /);
+    const idleFrom = performance.now();
+    // Then the server closes it, never before it has idled for the timeout.
+    const closedAt = await c.closed;
+    expect(closedAt - idleFrom).toBeGreaterThanOrEqual(timeoutMs - 50);
   });
 });

@@ -110,6 +110,8 @@ const envSchema = z.object({
   USAGE_FLUSH_INTERVAL_MS: int(5000, 100, 60_000),
   USAGE_MAX_PENDING: int(100_000, 100, 10_000_000),
   REQUEST_BODY_LIMIT: z.string().default('1mb'),
+  // How long an idle keep-alive connection stays open: past a proxy's own idle timeout (AWS ALB 60 s, nginx 60 s).
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(65_000, 1000, 3_600_000),
   REQUEST_MAX_DEPTH: int(32, 2, 1000),
   // Exact browser origins allowed to call the API (scheme://host[:port]); empty: none.
   CORS_ORIGINS: z
@@ -402,6 +404,13 @@ export interface Config {
   };
   http: {
     bodyLimit: string;
+    /**
+     * How long the server keeps an idle keep-alive connection open (HTTP_KEEP_ALIVE_TIMEOUT_MS; node's
+     * own default is 5 s). Longer than the idle timeout of the proxy in front, so the proxy closes an
+     * idle connection first and never sends a request on one the server is closing (a 502); traffic
+     * after a pause also finds its connections open.
+     */
+    keepAliveTimeoutMs: number;
     /** Deepest nesting of a JSON body or of GraphQL variables (REQUEST_MAX_DEPTH). */
     maxDepth: number;
     trustProxy: boolean | number | string;
@@ -596,6 +605,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     http: {
       bodyLimit: e.REQUEST_BODY_LIMIT,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxDepth: e.REQUEST_MAX_DEPTH,
       trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
       corsOrigins: e.CORS_ORIGINS,
