@@ -68,7 +68,7 @@ export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs =
  * ("Connection Error: …", e.g. its backend was terminated, or its client's cancel was not taken),
  * a connection it could not close, a deprecated call. Each hook gets knex's one message.
  */
-export function driverLog(logger: Logger): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: string) => void> {
+function driverLog(logger: Logger): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: string) => void> {
   return {
     warn: (message) => logger.warn({ driver: 'knex', detail: message }, 'database driver warning'),
     error: (message) => logger.error({ driver: 'knex', detail: message }, 'database driver error'),

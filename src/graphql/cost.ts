@@ -157,7 +157,7 @@ export function operationCost(
 ): OperationCost {
   const plan = operationPlan(schema, document, operationName, providerFields);
   if (!plan) return { cost: 1, providerCalls: 0 };
-  plan.weights ??= planWeights(schema, document, plan, providerFields);
+  plan.weights ??= planWeights(schema, plan, providerFields);
   // Each fragment's weight is worked out once for this operation (it depends on the variables), then scaled wherever it is spread.
   const memo = new Map<SetPlan, Weight>();
 
@@ -225,6 +225,8 @@ export function operationCost(
 interface OperationPlan {
   operation: OperationDefinitionNode;
   root: GraphQLObjectType;
+  /** The document's fragments by name (both walks follow spreads through them). */
+  fragments: Map<string, FragmentDefinitionNode>;
   /** For operationCost, made on its first call. */
   weights?: SetPlan;
   /** For answerCost, made on its first call. */
@@ -275,16 +277,17 @@ function operationPlan(schema: GraphQLSchema, document: DocumentNode, operationN
   const root = operation && schema.getRootType(operation.operation);
   // Nothing is kept for a name the document has no operation for: what is kept is bounded by the document.
   if (!operation || !root) return undefined;
-  const plan: OperationPlan = { operation, root };
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const plan: OperationPlan = { operation, root, fragments };
   if (!byName) byDocument.set(document, (byName = new Map()));
   byName.set(operationName, plan);
   return plan;
 }
 
 /** The selection sets of an operation as operationCost weighs them: each fragment planned once (per root or nested position). */
-function planWeights(schema: GraphQLSchema, document: DocumentNode, plan: OperationPlan, providerFields: ProviderFields): SetPlan {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+function planWeights(schema: GraphQLSchema, plan: OperationPlan, providerFields: ProviderFields): SetPlan {
+  const { fragments } = plan;
   const fragmentPlans = new Map<string, SetPlan>();
   const inProgress = new Set<string>();
 
@@ -382,7 +385,7 @@ export function answerCost(
 ): number {
   const plan = operationPlan(schema, document, operationName, providerFields);
   if (!plan || !isRecord(data)) return 1;
-  plan.answers ??= new AnswerPlan(schema, document, plan.root, providerFields);
+  plan.answers ??= new AnswerPlan(schema, plan.fragments, plan.root, providerFields);
   const answers = plan.answers;
   // Selections of a batched provider field that answered at least one parent: a batch each.
   const batches = new Set<FieldNode>();
@@ -442,7 +445,6 @@ interface Facts {
  * them and kept with the operation's plan, so a document's later answers only walk their keys.
  */
 class AnswerPlan {
-  private readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly flats = new WeakMap<SelectionSetNode, Map<string, Flat>>();
   private readonly fragmentFlats = new Map<string, Flat>();
   private readonly inProgress = new Set<string>();
@@ -450,12 +452,10 @@ class AnswerPlan {
 
   constructor(
     private readonly schema: GraphQLSchema,
-    document: DocumentNode,
+    private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
     private readonly root: GraphQLObjectType,
     private readonly providerFields: ProviderFields,
-  ) {
-    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(def.name.value, def);
-  }
+  ) {}
 
   /**
    * The fields of a selection set that can weigh anything (objects, root fields, batched provider
