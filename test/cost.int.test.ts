@@ -60,6 +60,21 @@ describe('operation cost settled on what was read (RATE_LIMIT_PER_MINUTE 600, re
     return rows[0]?.points ?? 0;
   };
 
+  it('40 concurrent requests of one document from one account: each weighed by its own variables (one kept plan), the budget charged exactly what they settled on', async () => {
+    const query = 'query Page($id: ID!, $limit: Int) { catalogSongs(input: { catalogId: $id, limit: $limit }) { items { isrc artists { name } } } }';
+    const limits = Array.from({ length: 40 }, (_, i) => 1 + (i % 6));
+    const before = await pointsOf(`api:acct:${DEMO.nora}`);
+    const answers = await Promise.all(limits.map((limit) => t.graphql(query, { id: DEMO.catalogNorthwind, limit }, as.nora)));
+    for (const [i, res] of answers.entries()) {
+      expect({ status: res.status, errors: res.body.errors }).toEqual({ status: 200, errors: undefined });
+      // What a freshly parsed copy with the limit written in weighs: the kept plan froze nothing of another request.
+      const literal = weigh(`{ catalogSongs(input: { catalogId: "${DEMO.catalogNorthwind}", limit: ${limits[i]} }) { items { isrc artists { name } } } }`);
+      expect({ limit: limits[i], requested: costOf(res).requestedQueryCost }).toEqual({ limit: limits[i], requested: literal.cost });
+    }
+    const settled = answers.reduce((sum, res) => sum + costOf(res).actualQueryCost, 0);
+    expect((await pointsOf(`api:acct:${DEMO.nora}`)) - before).toBe(settled);
+  });
+
   it('charges the documented composed query under 40 points for an account with two artists, and tells the client', async () => {
     const query = readmeComposedQuery();
     const upperBound = weigh(query);
