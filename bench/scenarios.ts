@@ -65,6 +65,9 @@ export async function prepareVolume(orm: Orm): Promise<void> {
       [offset, artist],
     );
   }
+  // Steady state, as autovacuum leaves a table some time after a write: the credits' triggers
+  // rewrote each song row, and the visibility map and statistics should not depend on when it ran.
+  await conn.execute('vacuum (analyze) catalog_songs, catalog_song_artists');
   // A run being rendered, as a client polling for its status sees it.
   await conn.execute(
     `insert into render_runs (id, created_at, updated_at, account_id, task_identifier, status, payload, progress, attempts, started_at)

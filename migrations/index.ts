@@ -17,6 +17,7 @@ import { Migration20261126120000_PersistedQueries } from './Migration20261126120
 import { Migration20261126140000_Webhooks } from './Migration20261126140000_Webhooks';
 import { Migration20261126150000_Ledger } from './Migration20261126150000_Ledger';
 import { Migration20261126160000_UsageWebhookDeliveries } from './Migration20261126160000_UsageWebhookDeliveries';
+import { Migration20261127100000_SongCredits } from './Migration20261127100000_SongCredits';
 
 /** Applied in this order; a new migration is added at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126140000_Webhooks', class: Migration20261126140000_Webhooks },
   { name: 'Migration20261126150000_Ledger', class: Migration20261126150000_Ledger },
   { name: 'Migration20261126160000_UsageWebhookDeliveries', class: Migration20261126160000_UsageWebhookDeliveries },
+  { name: 'Migration20261127100000_SongCredits', class: Migration20261127100000_SongCredits },
 ];
