@@ -80,6 +80,19 @@ describe('DATABASE_STATEMENT_TIMEOUT_MS: a statement past it is a 504, not a 500
     const [row] = await t.orm.em.getConnection().execute<{ statement_timeout: string }[]>('show statement_timeout');
     expect(row.statement_timeout).toBe('1s');
   });
+
+  it('the pooled connections never JIT-compile a statement, however costly its estimate (issue 31: 40–60 ms a request)', async () => {
+    const [row] = await t.orm.em.getConnection().execute<{ jit: string }[]>('show jit');
+    expect(row.jit).toBe('off');
+    // A statement past jit_above_cost (0 here) would report its compilation in the plan.
+    const plan = await t.orm.em.getConnection().getKnex().transaction(async (trx) => {
+      await trx.raw('set local jit_above_cost = 0');
+      const explained = await trx.raw(`explain (analyze, format json) select count(*) from catalog_songs cs join catalog_song_artists csa on csa.catalog_song_id = cs.id`);
+      return (explained.rows[0]['QUERY PLAN'] as Record<string, unknown>[])[0];
+    });
+    expect(plan).toHaveProperty('Plan');
+    expect(plan).not.toHaveProperty('JIT');
+  });
 });
 
 describe('a statement is cancelled when its client goes away before the answer', () => {

@@ -39,7 +39,8 @@ export async function openDatabase(config: Config, logger: Logger, { entities, m
   const listenUrl = config.database.listenUrl ?? url;
   let orm: Orm | undefined;
   try {
-    const settings = { url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements, logger };
+    // jit=off is sent when connecting (orm.ts), so not through a pooler, which would refuse the connection: the role's there (docs/operations/scale.md).
+    const settings = { url, poolMax: config.database.poolMax, entities, preparedStatements: config.database.preparedStatements, jit: listenUrl !== url, logger };
     const wantSeed = seed && (config.database.demoSeed === 'true' || (config.database.demoSeed === 'auto' && Boolean(embedded)));
     const seedVersion = wantSeed ? demoSeedVersion(config) : '';
     // A restart with nothing to do opens no ORM for it: one connection reads what is applied and seeded.

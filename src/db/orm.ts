@@ -29,12 +29,20 @@ export interface OrmSettings {
   preparedStatements?: boolean;
   /** statement_timeout of every pooled connection, in ms (DATABASE_STATEMENT_TIMEOUT_MS); 0 or unset: none. */
   statementTimeoutMs?: number;
+  /**
+   * Whether the pooled connections leave PostgreSQL's JIT compilation as the server and role set it
+   * (default false: `jit=off` is sent when connecting). It fires on a statement whose estimated cost passes `jit_above_cost` and compiles
+   * again on every execution: tens of milliseconds for a request's statement that runs in one or two
+   * (issue 31: a composed roster read, 7 ms, took 61–66 ms once table statistics put its estimate past
+   * the threshold). Behind a pooler nothing can be sent: openDatabase (src/db/database.ts) passes `true`.
+   */
+  jit?: boolean;
   /** Every entity class (the modules' list, handed in by the composition root). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
 }
 
-export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs = 30_000, debug = false, entities, statementTimeoutMs = 0, logger }: OrmSettings): Options<PostgreSqlDriver> {
+export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs = 30_000, debug = false, entities, statementTimeoutMs = 0, jit = false, logger }: OrmSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: url,
@@ -50,7 +58,11 @@ export function ormOptions({ url, poolMax = 10, poolMin = 0, poolIdleTimeoutMs =
     // statement_timeout: PostgreSQL ends a statement that runs longer (57014, answered as a 504).
     driverOptions: {
       acquireConnectionTimeout: CONNECT_TIMEOUT_MS,
-      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
+      connection: {
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+        ...(jit ? {} : { options: '-c jit=off' }),
+      },
       ...(logger ? { log: driverLog(logger) } : {}),
     },
     forceUtcTimezone: true,
