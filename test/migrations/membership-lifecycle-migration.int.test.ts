@@ -1,9 +1,4 @@
-import { MikroORM } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
-import { migrationsList } from '../../migrations';
-import { adminQuery, databaseUrl, ENV_ADMIN_URL } from '../pg';
+import { scratchDatabase, ScratchDatabase } from './scratch';
 
 /**
  * Migration20261126100000_MembershipLifecycle on data written before it: invitations hang on their
@@ -12,26 +7,15 @@ import { adminQuery, databaseUrl, ENV_ADMIN_URL } from '../pg';
  * membership, and only agent+ addresses are left unproven.
  */
 describe('membership lifecycle migration on existing data', () => {
-  const adminUrl = process.env[ENV_ADMIN_URL]!;
-  const name = `mas_mig_${randomBytes(6).toString('hex')}`;
-  let orm: MikroORM<PostgreSqlDriver>;
-  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => orm.em.getConnection().execute<T[]>(sql, bindings);
+  let db: ScratchDatabase;
+  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => db.exec<T>(sql, bindings);
   const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
   const [org, member, exMember, invitee, orphanInvitee, orgInvitee, agent, person] = [1, 2, 3, 4, 5, 6, 7, 8].map(id);
   const [orgCatalog, memberCatalog] = [11, 12].map(id);
 
   beforeAll(async () => {
-    await adminQuery(adminUrl, `create database "${name}"`);
-    orm = await MikroORM.init<PostgreSqlDriver>({
-      driver: PostgreSqlDriver,
-      clientUrl: databaseUrl(adminUrl, name),
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
-      extensions: [Migrator],
-      migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
-      pool: { min: 0, max: 2 },
-    });
-    await orm.getMigrator().up({ to: 'Migration20261124100000_ViewerChanges' });
+    db = await scratchDatabase();
+    await db.up('Migration20261124100000_ViewerChanges');
 
     await exec(
       `insert into accounts (id, kind, name, email, created_at, updated_at) values
@@ -57,11 +41,10 @@ describe('membership lifecycle migration on existing data', () => {
         (?, ?, ?, '2026-01-01', '2026-01-01'), (?, ?, ?, '2026-03-01', '2026-03-01')`,
       [id(41), org, orgCatalog, id(42), member, orgCatalog, id(43), exMember, orgCatalog, id(44), member, memberCatalog, id(45), org, memberCatalog],
     );
-    await orm.getMigrator().up();
+    await db.up();
   });
   afterAll(async () => {
-    await orm?.close(true);
-    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    await db?.drop();
   });
 
   it('hangs invitations on their inviter’s membership and drops those whose inviter is not a member', async () => {

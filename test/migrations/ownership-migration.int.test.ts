@@ -1,19 +1,12 @@
-import { MikroORM } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
-import { migrationsList } from '../../migrations';
-import { adminQuery, databaseUrl, ENV_ADMIN_URL } from '../pg';
+import { scratchDatabase, ScratchDatabase } from './scratch';
 
 /**
  * Migration20261123100000_Ownership on data written before it: every catalog holding an ISRC
  * keeps showing the song's values and credits, and every artist keeps its social profiles.
  */
 describe('ownership migration keeps the meaning of existing data', () => {
-  const adminUrl = process.env[ENV_ADMIN_URL]!;
-  const name = `mas_mig_${randomBytes(6).toString('hex')}`;
-  let orm: MikroORM<PostgreSqlDriver>;
-  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => orm.em.getConnection().execute<T[]>(sql, bindings);
+  let db: ScratchDatabase;
+  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => db.exec<T>(sql, bindings);
 
   const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
   const [orgA, orgB, artistX, artistY, catalog1, catalog2] = [1, 2, 3, 4, 5, 6].map(id);
@@ -23,17 +16,8 @@ describe('ownership migration keeps the meaning of existing data', () => {
   const epoch = (iso: string) => Date.parse(iso) / 1000;
 
   beforeAll(async () => {
-    await adminQuery(adminUrl, `create database "${name}"`);
-    orm = await MikroORM.init<PostgreSqlDriver>({
-      driver: PostgreSqlDriver,
-      clientUrl: databaseUrl(adminUrl, name),
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
-      extensions: [Migrator],
-      migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
-      pool: { min: 0, max: 2 },
-    });
-    await orm.getMigrator().up({ to: 'Migration20261121050000_RenderRuns' });
+    db = await scratchDatabase();
+    await db.up('Migration20261121050000_RenderRuns');
 
     await exec(`insert into accounts (id, kind, name, created_at, updated_at) values
       (?, 'organization', 'Org A', now(), now()), (?, 'organization', 'Org B', now(), now()),
@@ -61,11 +45,10 @@ describe('ownership migration keeps the meaning of existing data', () => {
     await exec(`insert into account_socials (id, account_id, social_id, created_at, updated_at) values
       (?, ?, ?, ?, ?), (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)`, [id(51), artistX, id(41), t0, t0, id(52), artistY, id(41), t1, t1, id(53), artistX, id(42), t0, t0]);
 
-    await orm.getMigrator().up();
+    await db.up();
   });
   afterAll(async () => {
-    await orm?.close(true);
-    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    await db?.drop();
   });
 
   it('copies each song into every catalog entry holding its ISRC, with its credits and their times', async () => {
@@ -115,14 +98,14 @@ describe('ownership migration keeps the meaning of existing data', () => {
   it('migrates down and up again', async () => {
     await exec(`delete from socials where username = 'y too'`);
     // Down to (and including) the ownership migration, whatever came after it.
-    await orm.getMigrator().down({ to: 'Migration20261123100000_Ownership' });
+    await db.orm.getMigrator().down({ to: 'Migration20261123100000_Ownership' });
     expect(await exec(`select isrc, name from songs order by isrc`)).toEqual([
       { isrc: 'QZAAA2600001', name: 'Shared song' },
       { isrc: 'QZAAA2600002', name: 'Only in one' },
     ]);
     expect(await exec(`select count(*)::int as n from song_artists`)).toEqual([{ n: 2 }]);
     expect(await exec(`select count(*)::int as n from socials`)).toEqual([{ n: 2 }]);
-    await orm.getMigrator().up();
+    await db.up();
     expect(await exec(`select count(*)::int as n from catalog_song_artists`)).toEqual([{ n: 4 }]);
   });
 });

@@ -1,30 +1,14 @@
-import { MikroORM } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
-import { migrationsList } from '../../migrations';
-import { adminQuery, databaseUrl, ENV_ADMIN_URL } from '../pg';
+import { scratchDatabase, ScratchDatabase } from './scratch';
 
 /** Migration20261127100000_SongCredits on entries credited before it: each gets its credits stored; down takes the columns and triggers away. */
 describe('song credits migration on existing data', () => {
-  const adminUrl = process.env[ENV_ADMIN_URL]!;
-  const name = `mas_mig_${randomBytes(6).toString('hex')}`;
-  let orm: MikroORM<PostgreSqlDriver>;
-  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => orm.em.getConnection().execute<T[]>(sql, bindings);
+  let db: ScratchDatabase;
+  const exec = <T = Record<string, unknown>>(sql: string, bindings: unknown[] = []) => db.exec<T>(sql, bindings);
   const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
 
   beforeAll(async () => {
-    await adminQuery(adminUrl, `create database "${name}"`);
-    orm = await MikroORM.init<PostgreSqlDriver>({
-      driver: PostgreSqlDriver,
-      clientUrl: databaseUrl(adminUrl, name),
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
-      extensions: [Migrator],
-      migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
-      pool: { min: 0, max: 2 },
-    });
-    await orm.getMigrator().up({ to: 'Migration20261126160000_UsageWebhookDeliveries' });
+    db = await scratchDatabase();
+    await db.up('Migration20261126160000_UsageWebhookDeliveries');
     await exec(`insert into accounts (id, kind, name, created_at, updated_at) values (?, 'artist', 'Zed', now(), now()), (?, 'artist', 'Amy', now(), now())`, [id(1), id(2)]);
     await exec(`insert into catalogs (id, name, created_at, updated_at) values (?, 'Old', now(), now())`, [id(11)]);
     await exec(
@@ -35,11 +19,10 @@ describe('song credits migration on existing data', () => {
       `insert into catalog_song_artists (id, catalog_song_id, artist_id, created_at, updated_at) values (?, ?, ?, '2026-01-01T00:00:01Z', now()), (?, ?, ?, '2026-01-01T00:00:01Z', now())`,
       [id(31), id(21), id(1), id(32), id(21), id(2)],
     );
-    await orm.getMigrator().up({ to: 'Migration20261127100000_SongCredits' });
+    await db.up('Migration20261127100000_SongCredits');
   });
   afterAll(async () => {
-    await orm?.close(true);
-    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    await db?.drop();
   });
 
   it('stores the credits of entries credited before it, in credit order', async () => {
@@ -51,11 +34,11 @@ describe('song credits migration on existing data', () => {
   });
 
   it('goes down and up again', async () => {
-    await orm.getMigrator().down({ to: 'Migration20261126160000_UsageWebhookDeliveries' });
+    await db.orm.getMigrator().down({ to: 'Migration20261126160000_UsageWebhookDeliveries' });
     const columns = await exec(`select column_name from information_schema.columns where table_name = 'catalog_songs' and column_name like 'credit%'`);
     expect(columns).toEqual([]);
     await exec(`delete from catalog_song_artists where id = ?`, [id(31)]);
-    await orm.getMigrator().up();
+    await db.up();
     expect(await exec('select credits_json::text as credits from catalog_songs where id = ?', [id(21)])).toEqual([
       { credits: `[{"id":"${id(2)}","name":"Amy","timestamp":1767225601}]` },
     ]);
