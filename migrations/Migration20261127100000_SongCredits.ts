@@ -30,15 +30,14 @@ export class Migration20261127100000_SongCredits extends Migration {
     this.addSql(`create or replace function "refresh_song_credits"(songs uuid[]) returns void language plpgsql as $$
 begin
   perform 1 from "catalog_songs" where "id" = any(songs) order by "id" for no key update;
-  update "catalog_songs" cs set "credits_json" = c."credits", "credit_count" = c."n"
+  update "catalog_songs" cs set "credits_json" = c."credits", "credit_count" = json_array_length(c."credits")
     from (select s."id",
                  ('[' || coalesce((select string_agg(row_to_json(v)::text, ',' order by k."created_at", k."name", k."id")
                                      from (select a."id", a."name", csa."created_at", floor(extract(epoch from csa."created_at"))::int as "timestamp"
                                              from "catalog_song_artists" csa join "accounts" a on a."id" = csa."artist_id"
                                             where csa."catalog_song_id" = s."id"
                                             order by csa."created_at", a."name", a."id" limit 50) k
-                                    cross join lateral (select k."id", k."name", k."timestamp") v), '') || ']')::json as "credits",
-                 (select count(*)::int from (select 1 from "catalog_song_artists" csa where csa."catalog_song_id" = s."id" limit 50) l) as "n"
+                                    cross join lateral (select k."id", k."name", k."timestamp") v), '') || ']')::json as "credits"
             from (select distinct unnest(songs) as "id") s) c
    where cs."id" = c."id";
 end $$;`);
